@@ -1,0 +1,326 @@
+"""One pass over a conversation: pair results with calls, find turns and replies, decide
+outcomes, recovery, claims and findings, and give one row per tool call."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor import claims
+from auditor.model import (
+    FAILED_OUTCOMES,
+    SEVERITY,
+    Claim,
+    Conversation,
+    Finding,
+    Outcome,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
+from auditor.outcomes import OutcomeDecision, decide, is_identity_tool
+from auditor.payload import Payload, clip, read_payload
+from auditor.rules_loader import RuleSet
+
+DEFAULT_LANGUAGE = "en"
+
+
+@dataclass
+class CallSlot:
+    """A tool call as it sits in its conversation, with what the audit learns about it."""
+
+    call: ToolCall
+    position: int
+    turn: int
+    group: str
+    result: ToolResult | None = None
+    result_position: int | None = None
+    payload: Payload | None = None
+    late: bool = False
+    decision: OutcomeDecision | None = None
+    recovered_by: str | None = None
+    claim: claims.ClaimDecision | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        assert self.decision is not None
+        return self.decision.outcome
+
+
+@dataclass
+class ConversationAudit:
+    """The rows of one conversation, and results that matched no call."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    orphan_results: list[ToolResult] = field(default_factory=list)
+
+
+def audit_conversation(conversation: Conversation, rules: RuleSet) -> ConversationAudit:
+    slots, texts, requests, orphans = _layout(conversation)
+    for slot in slots:
+        if slot.result is not None and slot.result.returned:
+            slot.payload = read_payload(slot.result)
+        slot.decision = decide(
+            slot.call, slot.result, rules.outcomes, payload=slot.payload, late=slot.late
+        )
+    _recover(slots, rules)
+    _claims(slots, texts, requests, rules)
+    return ConversationAudit(
+        rows=[_row(conversation, slot) for slot in slots], orphan_results=orphans
+    )
+
+
+Texts = dict[int, list[tuple[int, str, str]]]
+
+
+def _layout(
+    conversation: Conversation,
+) -> tuple[list[CallSlot], Texts, dict[int, str], list[ToolResult]]:
+    """Calls in order, assistant texts per turn ``(position, group, text)``, the person's
+    request per turn, and results that matched no call."""
+    slots: list[CallSlot] = []
+    open_calls: dict[str, list[CallSlot]] = defaultdict(list)
+    texts: Texts = defaultdict(list)
+    requests: dict[int, str] = defaultdict(str)
+    orphans: list[ToolResult] = []
+    turn = 0
+    started = False
+    position = 0
+    for index, message in enumerate(conversation.messages):
+        if message.role == "user" and message.from_person:
+            turn = turn + 1 if started else 0
+            started = True
+        group = message.message_id or f"#{index}"
+        for part in message.parts:
+            position += 1
+            if isinstance(part, TextPart):
+                if message.role == "assistant" and part.text.strip():
+                    texts[turn].append((position, group, part.text))
+                elif message.from_person:
+                    requests[turn] += part.text + "\n"
+            elif isinstance(part, ToolCall):
+                started = True
+                slot = CallSlot(call=part, position=position, turn=turn, group=group)
+                slots.append(slot)
+                open_calls[part.id].append(slot)
+            elif isinstance(part, ToolResult):
+                waiting = open_calls.get(part.call_id)
+                if not waiting:
+                    orphans.append(part)
+                    continue
+                slot = waiting.pop()  # the nearest open call with this id
+                slot.result, slot.result_position = part, position
+    for slot in slots:
+        if slot.result_position is None:
+            continue
+        slot.late = any(
+            slot.position < pos < slot.result_position and group != slot.group
+            for turn_texts in texts.values()
+            for pos, group, _ in turn_texts
+        )
+    return slots, texts, requests, orphans
+
+
+# ----------------------------------------------------------------------------- recovery
+def _recover(slots: list[CallSlot], rules: RuleSet) -> None:
+    """Mark failed calls that a later (or parallel) call of the same tool, same purpose, fixed."""
+    general = rules.outcomes.general_tools_re
+    noise = rules.outcomes.command_noise_re
+    for slot in slots:
+        if slot.outcome not in FAILED_OUTCOMES and slot.outcome != Outcome.IDENTITY_NULL:
+            continue
+        complaint = _complaint(slot)
+        for other in slots:
+            if (
+                other is slot
+                or other.call.name != slot.call.name
+                or other.turn != slot.turn
+                or other.outcome != Outcome.OK
+                or not (other.position > slot.position or other.group == slot.group)
+            ):
+                continue
+            if same_purpose(
+                _without_noise(slot.call.arguments, noise),
+                _without_noise(other.call.arguments, noise),
+                complaint,
+                general=bool(general.search(slot.call.name)),
+            ):
+                slot.recovered_by = other.call.id
+                break
+
+
+def _without_noise(arguments: Any, noise: Any) -> Any:
+    """Arguments with the parts of a command that only trim its output (``| tail -20``) removed,
+    and the free-text ``description`` some hosts add beside a command."""
+    if isinstance(arguments, str):
+        return noise.sub("", arguments).strip()
+    if isinstance(arguments, dict):
+        return {
+            key: _without_noise(value, noise)
+            for key, value in arguments.items()
+            if key not in ("description", "timeout")
+        }
+    return arguments
+
+
+def _complaint(slot: CallSlot) -> str:
+    """Everything the failed result said, lower-cased, to find what the error complained about."""
+    pieces = [slot.decision.evidence if slot.decision else ""]
+    if slot.payload is not None:
+        pieces.extend(t.text for t in slot.payload.texts)
+    if slot.result is not None and slot.result.rpc_error:
+        pieces.append(str(slot.result.rpc_error))
+    return " ".join(pieces).lower()
+
+
+def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> bool:
+    """Same arguments, or the same with only the values the error complained about corrected."""
+    if before == after:
+        return True
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return _corrected_text(before, after, complaint) if general else False
+    for key in set(before) | set(after):
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        named = key.lower() in complaint or key.lower().replace("_", " ") in complaint
+        quoted = old is not None and not isinstance(old, (dict, list)) and str(old).lower() in complaint
+        if named or quoted:
+            continue
+        if isinstance(old, str) and isinstance(new, str) and _corrected_text(old, new, complaint):
+            continue
+        return False
+    return True
+
+
+def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
+    """A command or query run again with only the words the error named changed."""
+    if not isinstance(before, str) or not isinstance(after, str):
+        return False
+    removed = set(claims.words(before)) - set(claims.words(after))
+    return all(word in complaint for word in removed)
+
+
+# ----------------------------------------------------------------------------- claims
+def _claims(
+    slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet
+) -> None:
+    everything = " ".join(text for turn_texts in texts.values() for _, _, text in turn_texts)
+    conversation_language = claims.detect_language(everything, rules, DEFAULT_LANGUAGE)
+    by_turn: dict[int, list[CallSlot]] = defaultdict(list)
+    for slot in slots:
+        by_turn[slot.turn].append(slot)
+    for turn, turn_slots in by_turn.items():
+        turn_texts = texts.get(turn, [])
+        first = min(s.position for s in turn_slots)
+        reply = " ".join(text for pos, _, text in turn_texts if pos > first)
+        language = claims.detect_language(reply, rules, conversation_language) or DEFAULT_LANGUAGE
+        pack = rules.packs.get(language)
+        if pack is None:
+            name = rules.language_names.get(language, language)
+            for slot in turn_slots:
+                has_reply = any(pos > _ready_at(slot) for pos, _, _ in turn_texts)
+                slot.claim = claims.ClaimDecision(
+                    Claim.NEUTRAL if has_reply else Claim.NONE,
+                    "no cue pack",
+                    "",
+                    language,
+                    note=f"reply in {name}: no claim cues for this language" if has_reply else "",
+                )
+            continue
+        views = [
+            _view(index, slot, rules, pack, requests.get(turn, ""))
+            for index, slot in enumerate(turn_slots)
+        ]
+        decisions = claims.judge_reply(views, [(pos, text) for pos, _, text in turn_texts], pack)
+        for index, slot in enumerate(turn_slots):
+            slot.claim = decisions[index]
+    # A recovered call's action is the one its retry did: the reply speaks of both as one.
+    by_id = {slot.call.id: slot for slot in slots}
+    for slot in slots:
+        retry = by_id.get(slot.recovered_by or "")
+        if retry is not None and slot.claim and retry.claim and slot.claim.claim == Claim.NEUTRAL:
+            slot.claim = retry.claim
+
+
+def _ready_at(slot: CallSlot) -> int:
+    return slot.result_position if slot.result_position is not None and not slot.late else slot.position
+
+
+def _view(
+    index: int, slot: CallSlot, rules: RuleSet, pack: Any, request: str
+) -> claims.CallView:
+    view = claims.CallView(
+        index=index,
+        name=slot.call.name,
+        arguments=slot.call.arguments,
+        server=slot.call.server,
+        identity_tool=is_identity_tool(slot.call.name, rules.outcomes),
+        ready_at=_ready_at(slot),
+        succeeded=slot.outcome == Outcome.OK,
+        request_text=request,
+    )
+    carries_data = slot.outcome in (Outcome.OK, Outcome.GRAPHQL_PARTIAL)
+    if slot.payload is not None and carries_data:
+        view.result_values = [v.value for v in slot.payload.values]
+        view.result_texts = [t.text for t in slot.payload.plain]
+    elif slot.decision is not None:
+        view.error_text = slot.decision.evidence
+    claims.prepare_call(view, pack.stopwords)
+    return view
+
+
+# ----------------------------------------------------------------------------- verdict
+def finding_for(outcome: Outcome, claim: Claim, recovered: bool) -> Finding | None:
+    """The spec's finding table."""
+    if recovered:
+        return None
+    if outcome in FAILED_OUTCOMES:
+        if claim == Claim.SUCCESS:
+            return Finding.FALSE_SUCCESS
+        if claim == Claim.NEUTRAL:
+            return Finding.UNREPORTED_FAILURE
+    elif outcome == Outcome.IDENTITY_NULL:
+        if claim == Claim.SUCCESS:
+            return Finding.IDENTITY_ASSUMED
+        if claim == Claim.NEUTRAL:
+            return Finding.UNREPORTED_FAILURE
+    elif outcome == Outcome.GRAPHQL_PARTIAL:
+        if claim == Claim.SUCCESS:
+            return Finding.UNLABELLED_PARTIAL
+        if claim == Claim.FAILURE:
+            return Finding.DISCARDED_PARTIAL
+    return None
+
+
+def _row(conversation: Conversation, slot: CallSlot) -> dict[str, Any]:
+    decision = slot.decision
+    claim = slot.claim
+    assert decision is not None and claim is not None
+    recovered = slot.recovered_by is not None
+    finding = finding_for(decision.outcome, claim.claim, recovered)
+    return {
+        "conversation_id": conversation.id,
+        "tool_call_id": slot.call.id,
+        "tool_name": slot.call.name,
+        "outcome": decision.outcome.value,
+        "claim": claim.claim.value,
+        "recovered": recovered,
+        "finding": finding.value if finding else None,
+        "severity": SEVERITY[finding].value if finding else None,
+        "source": conversation.source,
+        "line": slot.result.line if slot.result is not None else slot.call.line,
+        "format": conversation.format,
+        "server": slot.call.server,
+        "turn": slot.turn,
+        "call_line": slot.call.line,
+        "outcome_rule": decision.rule_id,
+        "evidence": decision.evidence,
+        "evidence_pointer": decision.pointer,
+        "claim_cue": claim.cue,
+        "claim_sentence": clip(claim.sentence, 300),
+        "language": claim.language,
+        "recovered_by": slot.recovered_by,
+        "note": claim.note,
+    }

@@ -1,0 +1,485 @@
+"""Reply text -> claim per tool call, with the cue and the sentence that decided it.
+
+How a reply is read, in order:
+
+1. **Units.** The reply is cut into sentences (markdown list items and table rows count as
+   sentences) and sentences into clauses at contrast words ("…, but …"). Code spans and fenced
+   blocks are data: their words tie a sentence to a call but never count as cues.
+2. **Attribution.** Each unit is tied to the calls it speaks about, among the calls whose result
+   came before it in the turn: the words of the tool name, the argument values, and the entities
+   in the result are matched against the unit's words, each weighted by how few calls share it.
+   A unit with no match continues the sentence or paragraph before it; a unit that speaks of
+   "both" or "everything" covers every call.
+3. **Polarity.** Per unit: failure cues ("couldn't", "was refused", "timed out", "could you
+   reconnect?"), minus failure words that say the opposite ("no errors") or that merely quote
+   the result's own data (an issue titled "Fix 403 error"); a clause after "but" outweighs the
+   one before. Offers, greetings, headings and questions are not claims.
+4. **Claim.** A call with a failure unit gets ``failure``, or ``partial`` when it also presents
+   data from the result; a call with only plain statements gets ``success`` (values stated as
+   fact are a claim of success); a call the reply never speaks of gets ``neutral``; a call with
+   no reply at all gets ``none``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor.model import Claim
+from auditor.rules_loader import CuePack, RuleSet
+
+_FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+")
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)\]]*\s+|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])")
+_WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
+_SUBWORD = re.compile(r"[-_./@#']+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+_QUESTION_END = re.compile(r"\?[\s\W]*$")
+_INTRO_END = re.compile(r":\s*$")
+_SUFFIX = re.compile(r"(?:ing|ed|es|e|s)$")
+_DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
+
+MAX_RESULT_TOKENS = 400
+LONG_VALUE = 200
+TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
+NAME_WEIGHT = 1.5  # the tool's own name words name the action: the strongest tie
+
+
+@dataclass
+class CallView:
+    """What the claim reader needs to know about one tool call."""
+
+    index: int
+    name: str
+    arguments: Any
+    server: str | None
+    identity_tool: bool
+    ready_at: int  # position after which assistant text is a reply to this call
+    result_values: list[Any] = field(default_factory=list)  # JSON data the call returned
+    result_texts: list[str] = field(default_factory=list)  # plain text the call returned
+    error_text: str = ""  # error message text of a failed call
+    succeeded: bool = False  # outcome ok: failure words about its data describe the data
+    request_text: str = ""  # what the person asked in this turn
+    keywords: dict[str, float] = field(default_factory=dict)
+    quoted_text: str = ""  # result data, argument values and the request, lower-cased
+    data_tokens: frozenset[str] = frozenset()
+
+
+@dataclass
+class Unit:
+    """One sentence or clause of a reply."""
+
+    text: str  # as shown to the person (markdown removed)
+    cue_text: str  # the same with code masked, for cue matching
+    position: int
+    paragraph: int
+    sentence: int
+    clause: int
+    contrast: bool = False
+    concession: bool = False
+    tokens: frozenset[str] = frozenset()
+    calls: set[int] = field(default_factory=set)
+    direct: bool = False  # tied to its calls by its own words
+
+
+@dataclass(frozen=True)
+class ClaimDecision:
+    claim: Claim
+    cue: str  # the cue id or reading that decided the claim
+    sentence: str  # the sentence that made the claim ("" when none did)
+    language: str
+    note: str = ""
+
+
+# ----------------------------------------------------------------------------- words
+def stem(word: str) -> str:
+    """A crude stem, so that "merged", "merge" and "merging" meet."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    return _DOUBLE_END.sub(r"\1", _SUFFIX.sub("", word))
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words and ids of a text, numbers without thousands separators."""
+    text = _GROUPED_NUMBER.sub("", text)
+    found = []
+    for match in _WORD.finditer(text):
+        token = match.group(0).lower().strip("'")
+        if token:
+            found.append(token)
+    return found
+
+
+def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
+    """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
+    and stems; no stop words, no tiny words."""
+    out: set[str] = set()
+    for match in _WORD.finditer(_GROUPED_NUMBER.sub("", text)):
+        raw = match.group(0).strip("'")
+        pieces = {raw, *_SUBWORD.split(raw)}
+        pieces |= {part for piece in list(pieces) for part in _CAMEL.sub(" ", piece).split()}
+        for piece in pieces:
+            piece = piece.lower()
+            if not piece or piece in stopwords:
+                continue
+            has_digit = any(ch.isdigit() for ch in piece)
+            if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
+                continue
+            out.add(stem(piece))
+    return out
+
+
+def _name_words(name: str) -> str:
+    return " ".join(_SUBWORD.split(_CAMEL.sub(" ", name.replace("__", " "))))
+
+
+def _strings(value: Any, limit: int = 2000) -> Iterable[str]:
+    """String and number leaves of a JSON value, depth first, at most ``limit`` of them."""
+    stack = [value]
+    seen = 0
+    while stack and seen < limit:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, (str, int, float)):
+            seen += 1
+            yield str(item)
+
+
+def _data_strings(value: Any) -> Iterable[str]:
+    """Leaves of a result's data, leaving out the error parts of a GraphQL or REST answer."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("errors", "error", "extensions"):
+                continue
+            yield from _data_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _data_strings(item)
+    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        yield str(value)
+
+
+def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
+    """Fill in the keywords and result data a call is recognised by."""
+    weights: dict[str, float] = {}
+
+    def add(text: str, weight: float) -> None:
+        for token in tokens(text, stopwords):
+            weights[token] = max(weights.get(token, 0.0), weight)
+
+    add(_name_words(view.name), NAME_WEIGHT)
+    if view.server:
+        add(_name_words(view.server), NAME_WEIGHT)
+    for text in _strings(view.arguments, 200):
+        add(text, 0.5 if len(text) > LONG_VALUE else 1.0)
+    data_parts: list[str] = []
+    for value in view.result_values:
+        data_parts.extend(_data_strings(value))
+    data_parts.extend(view.result_texts)
+    data_text = " ".join(data_parts)
+    counted = 0
+    for token in tokens(data_text[:20000], stopwords):
+        if counted >= MAX_RESULT_TOKENS:
+            break
+        weights.setdefault(token, 1.0)
+        counted += 1
+    add(view.error_text, 0.5)
+    argument_text = " ".join(_strings(view.arguments, 200))
+    view.keywords = weights
+    view.quoted_text = _GROUPED_NUMBER.sub(
+        "", " ".join((data_text, argument_text, view.request_text)).lower()
+    )
+    view.data_tokens = frozenset(
+        tokens(data_text[:20000], stopwords) - tokens(argument_text, stopwords)
+    )
+
+
+# ----------------------------------------------------------------------------- units
+def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) -> list[Unit]:
+    """Sentences and clauses of one assistant text, markdown removed."""
+    contrast = pack.of_kind("contrast")
+    boundary = pack.of_kind("clause")
+    concession = pack.of_kind("concession")
+    units: list[Unit] = []
+    text = _FENCE.sub(" [code] ", text)
+    sentence_index = 0
+    for paragraph, line in enumerate(text.splitlines()):
+        if not line.strip() or _TABLE_RULE.match(line):
+            continue
+        line = _HEADING.sub("", _LIST_MARK.sub("", line))
+        if line.count("|") >= 2:
+            line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
+        shown = _EMPHASIS.sub("", line)
+        for sentence in _SENTENCE_END.split(shown):
+            if not sentence.strip():
+                continue
+            pieces = _clauses(sentence, contrast, boundary, concession)
+            for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
+                masked = _CODE_SPAN.sub(" ", clause)
+                plain = _CODE_SPAN.sub(r"\1", clause).strip()
+                units.append(
+                    Unit(
+                        text=plain,
+                        cue_text=masked,
+                        position=position,
+                        paragraph=paragraph_base + paragraph,
+                        sentence=sentence_index,
+                        clause=clause_index,
+                        contrast=is_contrast,
+                        concession=is_concession,
+                        tokens=frozenset(tokens(plain, pack.stopwords)),
+                    )
+                )
+            sentence_index += 1
+    return units
+
+
+def _clauses(
+    sentence: str, contrast: Sequence, boundary: Sequence, concession: Sequence
+) -> list[tuple[str, bool, bool]]:
+    """(clause, follows a contrast word, is a concession) for each clause of a sentence."""
+    cuts = {0: _starts_with(sentence, contrast)}
+    for cue in contrast:
+        for match in cue.regex.finditer(sentence):
+            if match.start() > 0:
+                cuts[match.start()] = True
+    for cue in boundary:
+        for match in cue.regex.finditer(sentence):
+            if match.start() > 0:
+                cuts.setdefault(match.start(), False)
+    starts = sorted(cuts)
+    out: list[tuple[str, bool, bool]] = []
+    for start, end in zip(starts, [*starts[1:], len(sentence)], strict=True):
+        piece = sentence[start:end].strip(" ,;—–")
+        if not piece.strip(" ,;:—–-"):
+            continue
+        is_contrast = cuts[start]
+        match = next((m for cue in concession for m in [cue.regex.search(piece)] if m), None)
+        if match is None:
+            out.append((piece, is_contrast, False))
+            continue
+        before, rest = piece[: match.start()].strip(" ,;—–"), piece[match.start():]
+        if before:
+            out.append((before, is_contrast, False))
+            out.append((rest, False, True))
+        else:
+            head, _, tail = rest.partition(",")
+            out.append((head, is_contrast, True))
+            if tail.strip():
+                out.append((tail.strip(), False, False))
+    return out or [(sentence, False, False)]
+
+
+def _starts_with(piece: str, cues: Sequence) -> bool:
+    for cue in cues:
+        match = cue.regex.search(piece)
+        if match and not piece[: match.start()].strip(" ,;:—–-*"):
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- attribution
+def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
+    """Tie each unit to the calls it speaks about (sets ``unit.calls`` and ``unit.direct``).
+
+    A unit is tied *directly* when its own words match a call better than the others, when it
+    speaks of who the person is and an identity tool was called, when it says "both" or
+    "everything", or (with a single call to speak of) when it says outright that it was done.
+    Other units continue the sentence or paragraph before them; failure and success statements
+    tied to nothing go to the calls the reply does not otherwise speak of.
+    """
+    identity_cues = pack.of_kind("identity")
+    universal_cues = pack.of_kind("universal")
+    success_cues = pack.of_kind("success")
+    failure_cues = pack.of_kind("failure")
+    loose: list[tuple[Unit, list[CallView]]] = []
+    for unit in units:
+        candidates = [c for c in calls if c.ready_at < unit.position]
+        if not candidates:
+            continue
+        frequency: dict[str, int] = {}
+        for call in candidates:
+            for token in unit.tokens & call.keywords.keys():
+                frequency[token] = frequency.get(token, 0) + 1
+        speaks_of_identity = any(c.regex.search(unit.text) for c in identity_cues)
+        single = len(candidates) == 1
+        scores = {}
+        for call in candidates:
+            scores[call.index] = sum(
+                call.keywords[t] / frequency[t] for t in unit.tokens & call.keywords.keys()
+            )
+        best = max(scores.values())
+        identity_calls = {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
+        if best > 0 or identity_calls:
+            unit.calls = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
+            unit.calls |= identity_calls
+            unit.direct = True
+        elif any(c.regex.search(unit.cue_text) for c in universal_cues):
+            unit.calls = {c.index for c in candidates}
+            unit.direct = True
+        elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
+            unit.calls = {candidates[0].index}
+            unit.direct = True
+        elif single:
+            unit.calls = {candidates[0].index}
+        else:
+            loose.append((unit, candidates))
+    _inherit(units)
+    spoken_of = {i for u in units if u.direct for i in u.calls}
+    for unit, candidates in loose:
+        if unit.calls:
+            continue
+        if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
+            unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+
+
+def _inherit(units: list[Unit]) -> None:
+    """A unit without words of its own continues the sentence or paragraph before it."""
+    previous: Unit | None = None
+    for unit in units:
+        if not unit.calls and previous is not None and previous.calls:
+            if previous.position == unit.position and previous.paragraph == unit.paragraph:
+                unit.calls = set(previous.calls)
+        previous = unit
+    # A clause that opens a sentence with no words of its own takes the next clause's calls.
+    for current, following in zip(reversed(units[:-1]), reversed(units[1:]), strict=True):
+        if (
+            not current.calls
+            and following.calls
+            and current.sentence == following.sentence
+            and current.position == following.position
+        ):
+            current.calls = set(following.calls)
+
+
+# ----------------------------------------------------------------------------- polarity
+@dataclass(frozen=True)
+class Polarity:
+    failure: str | None  # id of the failure cue, None when the unit reports no failure
+    success: str | None  # id of an outright success cue
+    question: bool
+    aside: bool  # offer, greeting or heading: not a claim
+    identity: bool  # speaks of who the person is
+
+
+def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
+    text = unit.cue_text
+    for cue in pack.of_kind("not_failure"):
+        text = cue.regex.sub(" ", text)
+    failure = None
+    # When the call worked, a sentence that recounts its data ("Batch 2291 timed out at 02:14"
+    # from a log it read) reports the data, not a failure of the call.
+    recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
+    if not recounts_data:
+        for cue in pack.of_kind("failure"):
+            if any(not _quotes(text, m, call.quoted_text) for m in cue.regex.finditer(text)):
+                failure = cue.id
+                break
+    success = next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None)
+    question = bool(_QUESTION_END.search(unit.text))
+    aside = (
+        any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
+        or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
+        or bool(_INTRO_END.search(unit.text))
+        or not unit.tokens
+    )
+    identity = call.identity_tool and any(c.regex.search(unit.text) for c in pack.of_kind("identity"))
+    return Polarity(failure, success, question, aside, identity)
+
+
+def _quotes(text: str, match: re.Match[str], quoted_text: str) -> bool:
+    """True when the failure words repeat the call's own data, arguments or the request
+    (an issue titled "Fix 403 error", a page body, "re-run the failed checks")."""
+    before = words(text[: match.start()])[-1:]
+    after = words(text[match.end():])[:1]
+    phrase = match.group(0).lower().strip()
+    for candidate in (" ".join([*before, phrase]), " ".join([phrase, *after])):
+        if len(candidate.split()) >= 2 and candidate in quoted_text:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- language
+def detect_language(text: str, rules: RuleSet, fallback: str | None = None) -> str | None:
+    """The language of a text by its common words, among the packs and the known profiles."""
+    counts: dict[str, int] = {}
+    seen = words(text)
+    for language, markers in rules.languages.items():
+        counts[language] = sum(1 for w in seen if w in markers)
+    if not counts:
+        return fallback
+    best = max(counts, key=lambda k: counts[k])
+    ranked = sorted(counts.values(), reverse=True)
+    if counts[best] >= 3 and (len(ranked) == 1 or counts[best] >= 1.5 * ranked[1]):
+        return best
+    return fallback
+
+
+# ----------------------------------------------------------------------------- claims
+def judge_reply(
+    calls: list[CallView],
+    texts: list[tuple[int, str]],
+    pack: CuePack,
+) -> dict[int, ClaimDecision]:
+    """Claims for calls that share one turn's assistant texts ``(position, text)``."""
+    units: list[Unit] = []
+    paragraph = 0
+    for position, text in texts:
+        new = split_units(text, position, paragraph, pack)
+        paragraph += text.count("\n") + 1
+        units.extend(new)
+    attribute(units, calls, pack)
+    decisions: dict[int, ClaimDecision] = {}
+    for call in calls:
+        replied = [u for u in units if u.position > call.ready_at]
+        if not any(position > call.ready_at and text.strip() for position, text in texts):
+            decisions[call.index] = ClaimDecision(Claim.NONE, "no reply", "", pack.language)
+            continue
+        mine = [u for u in replied if call.index in u.calls]
+        decisions[call.index] = _decide(call, mine, pack)
+    return decisions
+
+
+def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
+    readings = [(u, polarity(u, pack, call)) for u in units]
+    failures: list[tuple[Unit, Polarity]] = []
+    content: list[tuple[Unit, Polarity]] = []
+    for index, (unit, reading) in enumerate(readings):
+        if reading.failure and not unit.concession:
+            later = readings[index + 1] if index + 1 < len(readings) else None
+            overruled = (
+                later is not None
+                and later[0].contrast
+                and not later[1].failure
+                and not later[1].question
+                and (later[1].success is not None or not later[1].aside)
+            )
+            if not overruled:
+                failures.append((unit, reading))
+            continue
+        if not reading.identity and (reading.question or (reading.aside and not reading.success)):
+            continue
+        if unit.direct or reading.success:
+            content.append((unit, reading))
+    if failures:
+        unit, reading = failures[0]
+        presented = [u for u, _ in content if u.tokens & call.data_tokens]
+        claim = Claim.PARTIAL if presented else Claim.FAILURE
+        return ClaimDecision(claim, reading.failure or "", unit.text, pack.language)
+    if content:
+        unit, reading = next(((u, r) for u, r in content if r.success), content[0])
+        cue = reading.success or "states it as fact"
+        return ClaimDecision(Claim.SUCCESS, cue, unit.text, pack.language)
+    return ClaimDecision(Claim.NEUTRAL, "says nothing about this call", "", pack.language)

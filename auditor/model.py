@@ -1,0 +1,133 @@
+"""The canonical conversation every reader produces, and the spec's vocabularies as enums.
+
+Readers turn each transcript format into these models once; nothing after the reader looks at
+the raw format again. A tool call and its result are kept apart so both failure axes stay
+visible: did the call return at all (``ToolResult.returned``, and a missing result), and did the
+tool say it failed (``ToolResult.is_error``).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class Outcome(StrEnum):
+    """What really happened to a tool call, in the spec's order of precedence."""
+
+    TRANSPORT_ERROR = "transport_error"
+    GRAPHQL_PARTIAL = "graphql_partial"
+    GRAPHQL_ERROR = "graphql_error"
+    TOOL_ERROR = "tool_error"
+    IDENTITY_NULL = "identity_null"
+    ERROR_PAYLOAD = "error_payload"
+    OK = "ok"
+
+
+FAILED_OUTCOMES = frozenset(
+    {Outcome.TRANSPORT_ERROR, Outcome.TOOL_ERROR, Outcome.GRAPHQL_ERROR, Outcome.ERROR_PAYLOAD}
+)
+
+
+class Claim(StrEnum):
+    """What the reply told the person about one tool call."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    PARTIAL = "partial"
+    NEUTRAL = "neutral"
+    NONE = "none"
+
+
+class Finding(StrEnum):
+    FALSE_SUCCESS = "false_success"
+    IDENTITY_ASSUMED = "identity_assumed"
+    UNREPORTED_FAILURE = "unreported_failure"
+    UNLABELLED_PARTIAL = "unlabelled_partial"
+    DISCARDED_PARTIAL = "discarded_partial"
+
+
+class Severity(StrEnum):
+    CRITICAL = "critical"
+    WARNING = "warning"
+
+
+SEVERITY = {
+    Finding.FALSE_SUCCESS: Severity.CRITICAL,
+    Finding.IDENTITY_ASSUMED: Severity.CRITICAL,
+    Finding.UNREPORTED_FAILURE: Severity.WARNING,
+    Finding.UNLABELLED_PARTIAL: Severity.WARNING,
+    Finding.DISCARDED_PARTIAL: Severity.WARNING,
+}
+
+
+class TextPart(BaseModel):
+    """Text written by a person, the assistant or the system."""
+
+    kind: Literal["text"] = "text"
+    text: str
+    line: int
+
+
+class ToolCall(BaseModel):
+    """One tool invocation by the assistant."""
+
+    kind: Literal["tool_call"] = "tool_call"
+    id: str
+    name: str
+    arguments: Any = None  # decoded arguments (dict when the format gave valid JSON)
+    server: str | None = None  # MCP server name when the format records it
+    line: int
+
+
+class ToolResult(BaseModel):
+    """What came back for a call, with the two failure axes kept apart."""
+
+    kind: Literal["tool_result"] = "tool_result"
+    call_id: str
+    line: int
+    pointer: str = ""  # JSON pointer of this result record inside its line's JSON
+    returned: bool = True  # False: a protocol-level error came back instead of a result
+    rpc_error: dict[str, Any] | None = None  # the JSON-RPC ``error`` object when returned=False
+    is_error: bool | None = None  # the format's own failure flag, None when it has none
+    content: Any = None  # content as stored: a string, a list of blocks, or None
+    structured: Any = None  # MCP structuredContent
+    has_structured: bool = False
+    content_key: str = "content"  # field name of ``content`` in the record, for pointers
+    structured_key: str = "structuredContent"
+    flag_key: str = "isError"
+
+
+Part = TextPart | ToolCall | ToolResult
+
+
+class Message(BaseModel):
+    """One message of a conversation, its parts in the order they were written."""
+
+    role: Literal["user", "assistant", "system", "tool"]
+    parts: list[Part] = Field(default_factory=list)
+    line: int
+    from_person: bool = False  # a user message a person wrote (starts a turn)
+    message_id: str | None = None  # formats that stream one message over several records
+
+
+class Conversation(BaseModel):
+    """A whole conversation as one reader saw it."""
+
+    id: str
+    source: str
+    format: str
+    line: int  # first line of the conversation in its source file
+    messages: list[Message] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Reject(BaseModel):
+    """An input line or record the auditor could not read, and why."""
+
+    source: str
+    line: int
+    reason: str
+    excerpt: str = ""

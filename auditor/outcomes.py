@@ -1,0 +1,172 @@
+"""Tool result -> outcome, with the rule that decided it and a pointer to the evidence.
+
+The checks run in the spec's order and the first that applies wins: transport_error,
+graphql_partial / graphql_error, tool_error, identity_null, error_payload, ok.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from auditor import graphql
+from auditor.model import Outcome, ToolCall, ToolResult
+from auditor.payload import Payload, clip, read_payload
+from auditor.rules_loader import OutcomeRules
+
+# Wrappers a client puts around a transport error before the "MCP error ..." text.
+_WRAPPER = re.compile(r"^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?")
+_NAME_SEPARATORS = re.compile(r"__|[./:]")
+
+
+@dataclass(frozen=True)
+class OutcomeDecision:
+    outcome: Outcome
+    rule_id: str
+    evidence: str = ""
+    pointer: str = ""
+
+
+def base_tool_name(name: str) -> str:
+    """A tool name without its MCP server prefix (``mcp__github__get_me`` -> ``get_me``)."""
+    pieces = [p for p in _NAME_SEPARATORS.split(name) if p]
+    return pieces[-1] if pieces else name
+
+
+def is_identity_tool(name: str, rules: OutcomeRules) -> bool:
+    lowered = name.lower()
+    return lowered in rules.identity_tools or base_tool_name(lowered) in rules.identity_tools
+
+
+def decide(
+    call: ToolCall,
+    result: ToolResult | None,
+    rules: OutcomeRules,
+    *,
+    payload: Payload | None = None,
+    late: bool = False,
+) -> OutcomeDecision:
+    """The outcome of one call. ``late``: its result only came after the assistant spoke again.
+
+    ``payload`` is the result's already-read payload, when the caller has it.
+    """
+    if result is None:
+        return OutcomeDecision(Outcome.TRANSPORT_ERROR, "no-result", "no tool result came back")
+    if late:
+        return OutcomeDecision(
+            Outcome.TRANSPORT_ERROR, "late-result", "the result came after the assistant spoke again"
+        )
+    if not result.returned:
+        error = result.rpc_error or {}
+        code = error.get("code")
+        message = error.get("message", "")
+        evidence = f"{code}: {message}" if code is not None else str(message)
+        return OutcomeDecision(
+            Outcome.TRANSPORT_ERROR, "jsonrpc-error", clip(evidence), f"{result.pointer}/error"
+        )
+    payload = payload or read_payload(result)
+    for text in payload.texts:
+        unwrapped = _WRAPPER.sub("", text.text, count=1)
+        for rule_id, regex in rules.transport_res:
+            if regex.match(unwrapped):
+                return OutcomeDecision(
+                    Outcome.TRANSPORT_ERROR, rule_id, clip(unwrapped), result.pointer + text.pointer
+                )
+    verdict = graphql.judge(payload)
+    if verdict is not None:
+        return OutcomeDecision(
+            verdict.outcome, verdict.rule_id, verdict.evidence, result.pointer + verdict.pointer
+        )
+    if result.is_error:
+        first = payload.texts[0].text if payload.texts else ""
+        return OutcomeDecision(
+            Outcome.TOOL_ERROR, "flagged-error", clip(first), f"{result.pointer}/{result.flag_key}"
+        )
+    if is_identity_tool(call.name, rules) and _no_identity(payload, rules):
+        shown = payload.texts[0].text if payload.texts else "(empty result)"
+        where = payload.values[0].pointer if payload.values else (
+            payload.texts[0].pointer if payload.texts else f"/{result.content_key}"
+        )
+        return OutcomeDecision(
+            Outcome.IDENTITY_NULL, "identity-null", clip(shown), result.pointer + where
+        )
+    found = _error_payload(call, payload, rules)
+    if found is not None:
+        rule_id, evidence, pointer = found
+        return OutcomeDecision(Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer)
+    return OutcomeDecision(Outcome.OK, "ok")
+
+
+def _null_shaped(value: Any, ignore: frozenset[str]) -> bool:
+    """No identity in it: null, "", "null", {}, [], or objects whose every field is such."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value.strip().lower() in ("", "null", "none", "{}", "undefined")
+    if isinstance(value, dict):
+        return all(_null_shaped(v, ignore) for k, v in value.items() if k not in ignore)
+    if isinstance(value, list):
+        return all(_null_shaped(v, ignore) for v in value)
+    return False
+
+
+def _no_identity(payload: Payload, rules: OutcomeRules) -> bool:
+    ignore = frozenset(rules.identity.ignore_keys)
+    if any(not _null_shaped(v.value, ignore) for v in payload.values):
+        return False
+    return all(_null_shaped(t.text, ignore) for t in payload.plain)
+
+
+def _error_payload(
+    call: ToolCall, payload: Payload, rules: OutcomeRules
+) -> tuple[str, str, str] | None:
+    for found in payload.values:
+        value = found.value
+        if not isinstance(value, dict):
+            continue
+        for envelope in rules.envelope:
+            if envelope.key in value and envelope.matches(value[envelope.key]):
+                return envelope.id, _describe(value), f"{found.pointer}/{envelope.key}"
+        lone = _lone_error(value, rules)
+        if lone is not None:
+            return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
+    for text in payload.plain:
+        stripped = text.text.lstrip()
+        for rule_id, regex in rules.error_text_res:
+            if regex.search(stripped):
+                return rule_id, stripped.splitlines()[0] if stripped else "", text.pointer
+    if rules.runner_re.search(call.name):
+        for text in payload.plain:
+            for regex in rules.test_failure_res:
+                match = regex.search(text.text)
+                if match:
+                    return rules.test_summary.id, match.group(0).strip(), text.pointer
+    return None
+
+
+def _lone_error(value: dict[str, Any], rules: OutcomeRules) -> str | None:
+    """The key of a lone error object's error, or None when the object carries real data."""
+    lone = rules.lone_error
+    if not set(value) <= set(lone.metadata_keys):
+        return None
+    for key in lone.error_keys:
+        if value.get(key):
+            return key
+    for key in lone.status_keys:
+        status = value.get(key)
+        if isinstance(status, int) and not isinstance(status, bool) and 400 <= status <= 599:
+            return key
+    return None
+
+
+def _describe(value: dict[str, Any]) -> str:
+    """A short human reading of an error envelope: its error/message fields."""
+    pieces = []
+    for key in ("status", "statusCode", "code", "error", "message", "detail", "reason"):
+        if key in value and value[key] not in (None, "", [], {}):
+            shown = value[key]
+            if isinstance(shown, dict):
+                shown = shown.get("message") or shown.get("code") or shown
+            pieces.append(f"{key}={shown}")
+    return "; ".join(pieces) or str(value)

@@ -1,0 +1,117 @@
+"""Anthropic Messages transcripts, one conversation per line.
+
+``tool_use`` blocks in assistant messages, ``tool_result`` blocks (with ``is_error``) in user
+messages, and the MCP connector's ``mcp_tool_use`` / ``mcp_tool_result`` blocks, both inside the
+assistant message. A user message that only carries tool results was not written by a person.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
+from auditor.readers.base import ReadResult, conversation_id, excerpt, json_lines
+
+NAME = "anthropic_messages"
+DESCRIPTION = "Anthropic Messages, one conversation per line (tool_use / tool_result, MCP connector)"
+
+CALL_TYPES = ("tool_use", "mcp_tool_use", "server_tool_use")
+RESULT_TYPES = ("tool_result", "mcp_tool_result")
+
+
+def looks_like(record: Any) -> int:
+    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+        return 0
+    for message in record["messages"]:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") in CALL_TYPES + RESULT_TYPES for b in content
+        ):
+            return 3
+        if message.get("role") == "tool" or message.get("tool_calls"):
+            return 0
+    return 1
+
+
+def read(path: Path, source: str) -> ReadResult:
+    result = ReadResult()
+    for number, record in json_lines(path, source, result.rejects):
+        conversation = parse_record(record, source, path.name, number, result.rejects)
+        if conversation is not None:
+            result.conversations.append(conversation)
+    return result
+
+
+def parse_record(
+    record: Any, source: str, file_name: str, line: int, rejects: list[Reject]
+) -> Conversation | None:
+    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+        rejects.append(
+            Reject(source=source, line=line, reason="no messages list", excerpt=excerpt(str(record)))
+        )
+        return None
+    conversation = Conversation(
+        id=conversation_id(record, file_name, line), source=source, format=NAME, line=line
+    )
+    system = record.get("system")
+    if isinstance(system, str) and system:
+        conversation.messages.append(
+            Message(role="system", line=line, parts=[TextPart(text=system, line=line)])
+        )
+    for index, message in enumerate(record["messages"]):
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role not in ("user", "assistant"):
+            continue
+        parts = content_parts(message.get("content"), line, f"/messages/{index}/content")
+        from_person = role == "user" and any(
+            isinstance(p, TextPart) and p.text.strip() for p in parts
+        )
+        conversation.messages.append(
+            Message(role=role, line=line, parts=parts, from_person=from_person)
+        )
+    return conversation
+
+
+def content_parts(content: Any, line: int, pointer: str) -> list:
+    """Text, tool calls and tool results of one Anthropic ``content`` value, in order."""
+    if isinstance(content, str):
+        return [TextPart(text=content, line=line)]
+    parts: list = []
+    if not isinstance(content, list):
+        return parts
+    for index, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            parts.append(TextPart(text=block["text"], line=line))
+        elif kind in CALL_TYPES and block.get("id") is not None:
+            parts.append(
+                ToolCall(
+                    id=str(block["id"]),
+                    name=str(block.get("name") or ""),
+                    arguments=block.get("input"),
+                    server=block.get("server_name"),
+                    line=line,
+                )
+            )
+        elif kind in RESULT_TYPES and block.get("tool_use_id") is not None:
+            parts.append(tool_result(block, line, f"{pointer}/{index}"))
+    return parts
+
+
+def tool_result(block: dict, line: int, pointer: str) -> ToolResult:
+    flag = block.get("is_error")
+    return ToolResult(
+        call_id=str(block["tool_use_id"]),
+        line=line,
+        pointer=pointer,
+        is_error=flag if isinstance(flag, bool) else None,
+        content=block.get("content"),
+        flag_key="is_error",
+    )

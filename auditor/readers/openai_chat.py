@@ -1,0 +1,148 @@
+"""OpenAI Chat Completions transcripts, one conversation per line, as MCP hosts store them.
+
+A line is ``{"conversation_id"?, "messages": [...]}``. Tool messages may keep the MCP result
+fields the host saw: ``content`` (string or content blocks), ``isError``, ``structuredContent``,
+and a JSON-RPC ``error`` object when no result came back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
+from auditor.readers.base import (
+    ReadResult,
+    as_text,
+    conversation_id,
+    decode_arguments,
+    excerpt,
+    json_lines,
+)
+
+NAME = "openai_chat"
+DESCRIPTION = "OpenAI Chat Completions messages, one conversation per line (tool_calls, role tool)"
+
+
+def looks_like(record: Any) -> int:
+    """How strongly one decoded record looks like this format (0 = not at all)."""
+    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+        return 0
+    score = 1
+    for message in record["messages"]:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "tool" or message.get("tool_calls") or message.get("function_call"):
+            return 3
+        content = message.get("content")
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result", "mcp_tool_use")
+            for b in content
+        ):
+            return 0
+    return score
+
+
+def read(path: Path, source: str) -> ReadResult:
+    result = ReadResult()
+    for number, record in json_lines(path, source, result.rejects):
+        conversation = parse_record(record, source, path.name, number, result.rejects)
+        if conversation is not None:
+            result.conversations.append(conversation)
+    return result
+
+
+def parse_record(
+    record: Any, source: str, file_name: str, line: int, rejects: list[Reject]
+) -> Conversation | None:
+    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+        rejects.append(
+            Reject(source=source, line=line, reason="no messages list", excerpt=excerpt(str(record)))
+        )
+        return None
+    conversation = Conversation(
+        id=conversation_id(record, file_name, line), source=source, format=NAME, line=line
+    )
+    legacy_open: dict[str, list[str]] = {}  # legacy function_call: name -> open synthetic ids
+    for index, message in enumerate(record["messages"]):
+        if not isinstance(message, dict):
+            continue
+        pointer = f"/messages/{index}"
+        role = message.get("role")
+        content = message.get("content")
+        if role in ("system", "developer"):
+            conversation.messages.append(
+                Message(role="system", line=line, parts=[TextPart(text=as_text(content), line=line)])
+            )
+        elif role == "user":
+            text = as_text(content)
+            conversation.messages.append(
+                Message(role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)])
+            )
+        elif role == "assistant":
+            conversation.messages.append(_assistant(message, line, index, legacy_open))
+        elif role in ("tool", "function"):
+            call_id = message.get("tool_call_id")
+            if role == "function" and not call_id:
+                ids = legacy_open.get(str(message.get("name")), [])
+                call_id = ids.pop(0) if ids else None
+            if call_id is None:
+                continue
+            conversation.messages.append(
+                Message(role="tool", line=line, parts=[_tool_result(message, str(call_id), line, pointer)])
+            )
+    return conversation
+
+
+def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list[str]]) -> Message:
+    parts: list = []
+    text = as_text(message.get("content"))
+    if text:
+        parts.append(TextPart(text=text, line=line))
+    for position, call in enumerate(message.get("tool_calls") or []):
+        if not isinstance(call, dict):
+            continue
+        spec = call.get("function") or call.get("custom") or {}
+        if not isinstance(spec, dict):
+            spec = {}
+        raw = spec.get("arguments", spec.get("input"))
+        call_id = call.get("id") or f"{index}.{position}"
+        parts.append(
+            ToolCall(
+                id=str(call_id),
+                name=str(spec.get("name") or call.get("name") or ""),
+                arguments=decode_arguments(raw),
+                line=line,
+            )
+        )
+    legacy = message.get("function_call")
+    if isinstance(legacy, dict) and legacy.get("name"):
+        call_id = f"function_call:{index}"
+        legacy_open.setdefault(str(legacy["name"]), []).append(call_id)
+        parts.append(
+            ToolCall(
+                id=call_id,
+                name=str(legacy["name"]),
+                arguments=decode_arguments(legacy.get("arguments")),
+                line=line,
+            )
+        )
+    return Message(role="assistant", line=line, parts=parts)
+
+
+def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolResult:
+    error = message.get("error")
+    rpc_error = error if isinstance(error, dict) and ("code" in error or "message" in error) else None
+    flag = message.get("isError", message.get("is_error"))
+    return ToolResult(
+        call_id=call_id,
+        line=line,
+        pointer=pointer,
+        returned=rpc_error is None,
+        rpc_error=rpc_error,
+        is_error=flag if isinstance(flag, bool) else None,
+        content=message.get("content"),
+        structured=message.get("structuredContent"),
+        has_structured="structuredContent" in message,
+        flag_key="isError" if "isError" in message else "is_error",
+    )

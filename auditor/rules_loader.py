@@ -1,0 +1,339 @@
+"""Rule packs: TOML files under ``rules/``, validated on load, layered with a user's own folder.
+
+The shipped pack lives in the package (``auditor/rules``) so it works from an installed wheel.
+A user's ``--rules DIR`` holds files of the same names (``outcomes.toml``, ``claims/<lang>.toml``):
+lists of named rules replace shipped rules with the same ``id`` and add the others; plain lists
+(such as identity tool names) are extended; other values replace the shipped ones. A new
+``claims/<lang>.toml`` adds a language.
+
+A wrong rule file stops the load with a ``RuleFileError`` naming the file, the key and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+SHIPPED = resources.files("auditor") / "rules"
+
+
+class RuleFileError(ValueError):
+    """A rule file that cannot be used: names the file, the key and the problem."""
+
+    def __init__(self, file: str, key: str, problem: str) -> None:
+        super().__init__(f"{file}: {key}: {problem}")
+        self.file, self.key, self.problem = file, key, problem
+
+
+def _compile(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression ({exc})") from exc
+    return pattern
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PatternRule(_Strict):
+    id: str
+    pattern: str
+
+    _check = field_validator("pattern")(classmethod(lambda cls, v: _compile(v)))
+
+
+class Envelope(_Strict):
+    id: str
+    key: str
+    equals: bool | int | str | list[bool | int | str]
+
+    def matches(self, value: Any) -> bool:
+        wanted = self.equals if isinstance(self.equals, list) else [self.equals]
+        # bool is an int in Python: compare types too, so 0 never equals false.
+        return any(type(value) is type(w) and value == w for w in wanted)
+
+
+class LoneError(_Strict):
+    id: str
+    error_keys: list[str]
+    status_keys: list[str]
+    metadata_keys: list[str]
+
+
+class Identity(_Strict):
+    tools: list[str]
+    ignore_keys: list[str] = []
+
+
+class TestSummary(_Strict):
+    id: str
+    runner_tools: str
+    failure_patterns: list[str]
+
+    _check_runner = field_validator("runner_tools")(classmethod(lambda cls, v: _compile(v)))
+    _check_patterns = field_validator("failure_patterns")(
+        classmethod(lambda cls, v: [_compile(p) for p in v])
+    )
+
+
+class GeneralTools(_Strict):
+    pattern: str
+    command_noise: str = "(?!)"
+
+    _check = field_validator("pattern", "command_noise")(
+        classmethod(lambda cls, v: _compile(v))
+    )
+
+
+class OutcomeRulesFile(_Strict):
+    """One outcomes.toml as written; every section optional so a user file can hold a few."""
+
+    identity: Identity | None = None
+    transport_text: list[PatternRule] = []
+    envelope: list[Envelope] = []
+    lone_error: LoneError | None = None
+    error_text: list[PatternRule] = []
+    test_summary: TestSummary | None = None
+    general_tools: GeneralTools | None = None
+
+
+class OutcomeRules(_Strict):
+    """The outcome rules in force after layering."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, ignored_types=(cached_property,))
+
+    identity: Identity
+    transport_text: list[PatternRule]
+    envelope: list[Envelope]
+    lone_error: LoneError
+    error_text: list[PatternRule]
+    test_summary: TestSummary
+    general_tools: GeneralTools
+
+    @cached_property
+    def identity_tools(self) -> frozenset[str]:
+        return frozenset(t.lower() for t in self.identity.tools)
+
+    @cached_property
+    def transport_res(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(r.id, re.compile(r.pattern)) for r in self.transport_text]
+
+    @cached_property
+    def error_text_res(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(r.id, re.compile(r.pattern)) for r in self.error_text]
+
+    @cached_property
+    def runner_re(self) -> re.Pattern[str]:
+        return re.compile(self.test_summary.runner_tools)
+
+    @cached_property
+    def test_failure_res(self) -> list[re.Pattern[str]]:
+        return [re.compile(p) for p in self.test_summary.failure_patterns]
+
+    @cached_property
+    def general_tools_re(self) -> re.Pattern[str]:
+        return re.compile(self.general_tools.pattern)
+
+    @cached_property
+    def command_noise_re(self) -> re.Pattern[str]:
+        return re.compile(self.general_tools.command_noise)
+
+
+CueKind = Literal[
+    "failure",  # says the action failed or the information could not be had
+    "not_failure",  # failure words that say the opposite ("no errors", "0 failed")
+    "success",  # says outright that it was done ("done", "all set", ✅)
+    "offer",  # offers or asks for something else; not a claim
+    "filler",  # greetings and acknowledgements; not a claim
+    "universal",  # speaks of every call at once ("both", "everything")
+    "identity",  # speaks of who the person is (ties a sentence to an identity tool)
+    "contrast",  # a clause after it outweighs the clause before ("but", "however")
+    "clause",  # a clause boundary without contrast (", and I ..."): parts may speak of other calls
+    "concession",  # the clause it opens is outweighed by the rest ("although")
+]
+
+
+class Cue(_Strict):
+    id: str
+    kind: CueKind
+    pattern: str
+
+    _check = field_validator("pattern")(classmethod(lambda cls, v: _compile(v)))
+
+
+class CuePackFile(_Strict):
+    language: str
+    name: str
+    markers: list[str] = []
+    stopwords: list[str] = []
+    cue: list[Cue] = []
+
+
+class LanguageProfile(_Strict):
+    name: str
+    markers: list[str]
+
+
+class LanguagesFile(_Strict):
+    languages: dict[str, LanguageProfile] = {}
+
+
+@dataclass(frozen=True)
+class CompiledCue:
+    id: str
+    kind: str
+    regex: re.Pattern[str]
+    source: str
+
+
+@dataclass
+class CuePack:
+    """Claim cues of one language, compiled once."""
+
+    language: str
+    name: str
+    markers: frozenset[str]
+    stopwords: frozenset[str]
+    cues: list[CompiledCue]
+
+    def of_kind(self, kind: str) -> list[CompiledCue]:
+        return [c for c in self.cues if c.kind == kind]
+
+
+@dataclass
+class RuleSet:
+    """Everything the audit needs from rule files, with where each rule came from."""
+
+    outcomes: OutcomeRules
+    packs: dict[str, CuePack]
+    languages: dict[str, frozenset[str]] = field(default_factory=dict)  # language -> markers
+    language_names: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
+
+
+def _read_toml(path: Any, label: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleFileError(label, "(syntax)", str(exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(label, "(encoding)", f"not UTF-8 text ({exc})") from exc
+
+
+def _validate(model: type[BaseModel], data: dict[str, Any], label: str) -> BaseModel:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        raise RuleFileError(label, key, error["msg"]) from exc
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        old = merged.get(key)
+        if isinstance(value, list) and isinstance(old, list):
+            if all(isinstance(v, dict) and "id" in v for v in value + old):
+                by_id = {v["id"]: v for v in old}
+                by_id.update({v["id"]: v for v in value})
+                merged[key] = list(by_id.values())
+            else:
+                merged[key] = old + [v for v in value if v not in old]
+        elif isinstance(value, dict) and isinstance(old, dict):
+            merged[key] = _merge(old, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _layers(name: str, user_dir: Path | None) -> list[tuple[Any, str]]:
+    layers = []
+    shipped = SHIPPED.joinpath(*name.split("/"))
+    if shipped.is_file():
+        layers.append((shipped, f"<shipped>/rules/{name}"))
+    if user_dir is not None and (user_dir / name).is_file():
+        layers.append((user_dir / name, str(user_dir / name)))
+    return layers
+
+
+def load_rules(user_dir: Path | str | None = None) -> RuleSet:
+    """The shipped rule pack, with a user's folder layered over it when given."""
+    user = Path(user_dir) if user_dir is not None else None
+    if user is not None and not user.is_dir():
+        raise RuleFileError(str(user), "(folder)", "rules folder does not exist")
+    files: list[str] = []
+    origins: dict[str, str] = {}
+
+    merged: dict[str, Any] = {}
+    for path, label in _layers("outcomes.toml", user):
+        data = _read_toml(path, label)
+        checked = _validate(OutcomeRulesFile, data, label)
+        for section in ("transport_text", "envelope", "error_text"):
+            for rule in getattr(checked, section):
+                origins[f"outcomes:{rule.id}"] = label
+        merged = _merge(merged, data)
+        files.append(label)
+    try:
+        outcomes = OutcomeRules.model_validate(merged)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = ".".join(str(part) for part in error["loc"])
+        raise RuleFileError(files[-1] if files else "outcomes.toml", key, error["msg"]) from exc
+
+    names = {f"claims/{p.name}" for p in SHIPPED.joinpath("claims").iterdir() if p.name.endswith(".toml")}
+    if user is not None and (user / "claims").is_dir():
+        names |= {f"claims/{p.name}" for p in (user / "claims").glob("*.toml")}
+    packs: dict[str, CuePack] = {}
+    for name in sorted(names):
+        merged, cue_origin = {}, {}
+        for path, label in _layers(name, user):
+            data = _read_toml(path, label)
+            checked = _validate(CuePackFile, data, label)
+            for cue in checked.cue:
+                cue_origin[cue.id] = label
+            merged = _merge(merged, data)
+            files.append(label)
+        pack_file = _validate(CuePackFile, merged, name)
+        packs[pack_file.language] = CuePack(
+            language=pack_file.language,
+            name=pack_file.name,
+            markers=frozenset(m.lower() for m in pack_file.markers),
+            stopwords=frozenset(w.lower() for w in pack_file.stopwords),
+            cues=[
+                CompiledCue(c.id, c.kind, re.compile(c.pattern, re.IGNORECASE), cue_origin[c.id])
+                for c in pack_file.cue
+            ],
+        )
+    languages: dict[str, frozenset[str]] = {}
+    language_names: dict[str, str] = {}
+    merged = {}
+    for path, label in _layers("languages.toml", user):
+        data = _read_toml(path, label)
+        _validate(LanguagesFile, data, label)
+        merged = _merge(merged, data)
+        files.append(label)
+    for code, profile in _validate(LanguagesFile, merged, "languages.toml").languages.items():
+        languages[code] = frozenset(m.lower() for m in profile.markers)
+        language_names[code] = profile.name
+    for code, pack in packs.items():
+        languages[code] = pack.markers
+        language_names[code] = pack.name
+    return RuleSet(
+        outcomes=outcomes,
+        packs=packs,
+        languages=languages,
+        language_names=language_names,
+        files=files,
+        origins=origins,
+    )
