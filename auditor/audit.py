@@ -24,6 +24,7 @@ from auditor.payload import Payload, clip, read_payload
 from auditor.rules_loader import RuleSet
 
 DEFAULT_LANGUAGE = "en"
+CONTEXT_CHARS = 200_000
 
 
 @dataclass
@@ -185,7 +186,9 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
         if old == new:
             continue
         named = key.lower() in complaint or key.lower().replace("_", " ") in complaint
-        quoted = old is not None and not isinstance(old, (dict, list)) and str(old).lower() in complaint
+        quoted = (
+            old is not None and not isinstance(old, (dict, list)) and str(old).lower() in complaint
+        )
         if named or quoted:
             continue
         if isinstance(old, str) and isinstance(new, str) and _corrected_text(old, new, complaint):
@@ -203,15 +206,15 @@ def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- claims
-def _claims(
-    slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet
-) -> None:
+def _claims(slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet) -> None:
     everything = " ".join(text for turn_texts in texts.values() for _, _, text in turn_texts)
     conversation_language = claims.detect_language(everything, rules, DEFAULT_LANGUAGE)
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
     for slot in slots:
         by_turn[slot.turn].append(slot)
-    for turn, turn_slots in by_turn.items():
+    seen = ""  # data the conversation showed so far: replies that recount it quote it
+    for turn, turn_slots in sorted(by_turn.items()):
+        seen = (seen + " " + " ".join(_data_of(slot) for slot in turn_slots))[-CONTEXT_CHARS:]
         turn_texts = texts.get(turn, [])
         first = min(s.position for s in turn_slots)
         reply = " ".join(text for pos, _, text in turn_texts if pos > first)
@@ -229,10 +232,8 @@ def _claims(
                     note=f"reply in {name}: no claim cues for this language" if has_reply else "",
                 )
             continue
-        views = [
-            _view(index, slot, rules, pack, requests.get(turn, ""))
-            for index, slot in enumerate(turn_slots)
-        ]
+        context = requests.get(turn, "") + " " + seen
+        views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         decisions = claims.judge_reply(views, [(pos, text) for pos, _, text in turn_texts], pack)
         for index, slot in enumerate(turn_slots):
             slot.claim = decisions[index]
@@ -244,13 +245,28 @@ def _claims(
             slot.claim = retry.claim
 
 
+def _carries_data(slot: CallSlot) -> bool:
+    return slot.payload is not None and slot.outcome in (Outcome.OK, Outcome.GRAPHQL_PARTIAL)
+
+
+def _data_of(slot: CallSlot) -> str:
+    if not _carries_data(slot):
+        return ""
+    assert slot.payload is not None
+    return claims.data_text(
+        [v.value for v in slot.payload.values], [t.text for t in slot.payload.plain]
+    )
+
+
 def _ready_at(slot: CallSlot) -> int:
-    return slot.result_position if slot.result_position is not None and not slot.late else slot.position
+    return (
+        slot.result_position
+        if slot.result_position is not None and not slot.late
+        else slot.position
+    )
 
 
-def _view(
-    index: int, slot: CallSlot, rules: RuleSet, pack: Any, request: str
-) -> claims.CallView:
+def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -> claims.CallView:
     view = claims.CallView(
         index=index,
         name=slot.call.name,
@@ -259,10 +275,10 @@ def _view(
         identity_tool=is_identity_tool(slot.call.name, rules.outcomes),
         ready_at=_ready_at(slot),
         succeeded=slot.outcome == Outcome.OK,
-        request_text=request,
+        context_text=context,
     )
-    carries_data = slot.outcome in (Outcome.OK, Outcome.GRAPHQL_PARTIAL)
-    if slot.payload is not None and carries_data:
+    if _carries_data(slot):
+        assert slot.payload is not None
         view.result_values = [v.value for v in slot.payload.values]
         view.result_texts = [t.text for t in slot.payload.plain]
     elif slot.decision is not None:

@@ -22,8 +22,9 @@ How a reply is read, in order:
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,9 +42,10 @@ _WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
 _SUBWORD = re.compile(r"[-_./@#']+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
 _INTRO_END = re.compile(r":\s*$")
-_SUFFIX = re.compile(r"(?:ing|ed|es|e|s)$")
+_SUFFIX = re.compile(r"(?:ing|ed|s)$")
 _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 MAX_RESULT_TOKENS = 400
@@ -66,8 +68,10 @@ class CallView:
     result_texts: list[str] = field(default_factory=list)  # plain text the call returned
     error_text: str = ""  # error message text of a failed call
     succeeded: bool = False  # outcome ok: failure words about its data describe the data
-    request_text: str = ""  # what the person asked in this turn
+    context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
+    name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
+    argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     quoted_text: str = ""  # result data, argument values and the request, lower-cased
     data_tokens: frozenset[str] = frozenset()
 
@@ -103,7 +107,9 @@ def stem(word: str) -> str:
     """A crude stem, so that "merged", "merge" and "merging" meet."""
     if len(word) <= 4 or not word.isalpha():
         return word
-    return _DOUBLE_END.sub(r"\1", _SUFFIX.sub("", word))
+    word = _SUFFIX.sub("", word)
+    word = word[:-1] if word.endswith("e") and len(word) > 4 else word
+    return _DOUBLE_END.sub(r"\1", word)
 
 
 def words(text: str) -> list[str]:
@@ -120,20 +126,40 @@ def words(text: str) -> list[str]:
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
-    out: set[str] = set()
+    return set(_token_stream(text, stopwords))
+
+
+def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
+    """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic."""
     for match in _WORD.finditer(_GROUPED_NUMBER.sub("", text)):
         raw = match.group(0).strip("'")
-        pieces = {raw, *_SUBWORD.split(raw)}
-        pieces |= {part for piece in list(pieces) for part in _CAMEL.sub(" ", piece).split()}
-        for piece in pieces:
+        if _NUMBER.fullmatch(raw):
+            yield raw
+            continue
+        pieces = [raw, *_SUBWORD.split(raw)]
+        pieces += [
+            part for piece in pieces if piece.isalpha() for part in _CAMEL.sub(" ", piece).split()
+        ]
+        for piece in dict.fromkeys(pieces):
             piece = piece.lower()
             if not piece or piece in stopwords:
                 continue
             has_digit = any(ch.isdigit() for ch in piece)
             if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
                 continue
-            out.add(stem(piece))
-    return out
+            yield stem(piece)
+
+
+def _names_a_thing(value: str) -> bool:
+    """A short argument value that names something (an id, a code, a title), not prose."""
+    return len(value) <= 60 and len(value.split()) <= 4 and "://" not in value
+
+
+def _specific(token: str) -> bool:
+    """A token specific enough to name one thing: an id, a code, a name; not a small number."""
+    if token.isdigit():
+        return len(token) >= 3 and not (len(token) == 4 and token.startswith(("19", "20")))
+    return len(token) >= 4 or any(ch.isdigit() for ch in token)
 
 
 def _name_words(name: str) -> str:
@@ -155,6 +181,15 @@ def _strings(value: Any, limit: int = 2000) -> Iterable[str]:
         elif isinstance(item, (str, int, float)):
             seen += 1
             yield str(item)
+
+
+def data_text(values: Iterable[Any], texts: Iterable[str]) -> str:
+    """The data a result carried, as one text: JSON leaves (not error parts) and plain texts."""
+    parts: list[str] = []
+    for value in values:
+        parts.extend(_data_strings(value))
+    parts.extend(texts)
+    return " ".join(parts)
 
 
 def _data_strings(value: Any) -> Iterable[str]:
@@ -179,31 +214,29 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         for token in tokens(text, stopwords):
             weights[token] = max(weights.get(token, 0.0), weight)
 
-    add(_name_words(view.name), NAME_WEIGHT)
-    if view.server:
-        add(_name_words(view.server), NAME_WEIGHT)
+    name = _name_words(view.name)
+    add(name, NAME_WEIGHT)
+    add(_name_words(view.server or ""), NAME_WEIGHT)
+    view.name_tokens = frozenset(tokens(name, stopwords))
     for text in _strings(view.arguments, 200):
         add(text, 0.5 if len(text) > LONG_VALUE else 1.0)
-    data_parts: list[str] = []
-    for value in view.result_values:
-        data_parts.extend(_data_strings(value))
-    data_parts.extend(view.result_texts)
-    data_text = " ".join(data_parts)
-    counted = 0
-    for token in tokens(data_text[:20000], stopwords):
-        if counted >= MAX_RESULT_TOKENS:
-            break
+    data = data_text(view.result_values, view.result_texts)
+    for token in itertools.islice(dict.fromkeys(_token_stream(data, stopwords)), MAX_RESULT_TOKENS):
         weights.setdefault(token, 1.0)
-        counted += 1
     add(view.error_text, 0.5)
     argument_text = " ".join(_strings(view.arguments, 200))
+    view.argument_tokens = frozenset(
+        t
+        for text in _strings(view.arguments, 200)
+        if _names_a_thing(text)
+        for t in tokens(text, stopwords)
+        if _specific(t)
+    )
     view.keywords = weights
     view.quoted_text = _GROUPED_NUMBER.sub(
-        "", " ".join((data_text, argument_text, view.request_text)).lower()
+        "", " ".join((data, argument_text, view.context_text)).lower()
     )
-    view.data_tokens = frozenset(
-        tokens(data_text[:20000], stopwords) - tokens(argument_text, stopwords)
-    )
+    view.data_tokens = frozenset(tokens(data[:20000], stopwords) - tokens(argument_text, stopwords))
 
 
 # ----------------------------------------------------------------------------- units
@@ -270,7 +303,7 @@ def _clauses(
         if match is None:
             out.append((piece, is_contrast, False))
             continue
-        before, rest = piece[: match.start()].strip(" ,;—–"), piece[match.start():]
+        before, rest = piece[: match.start()].strip(" ,;—–"), piece[match.start() :]
         if before:
             out.append((before, is_contrast, False))
             out.append((rest, False, True))
@@ -321,13 +354,26 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
                 call.keywords[t] / frequency[t] for t in unit.tokens & call.keywords.keys()
             )
         best = max(scores.values())
-        identity_calls = {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
-        if best > 0 or identity_calls:
-            unit.calls = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
-            unit.calls |= identity_calls
-            unit.direct = True
-        elif any(c.regex.search(unit.cue_text) for c in universal_cues):
+        identity_calls = (
+            {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
+        )
+        # The words of a tool's name name its action ("the refund went through"): the call whose
+        # name the unit uses most is spoken of, whatever data the other calls share with it.
+        named = {c.index: len(unit.tokens & c.name_tokens) for c in candidates}
+        most_named = max(named.values())
+        # A value only this call acted on (an id, a code, a title) names it too.
+        exclusive = {
+            c.index
+            for c in candidates
+            if any(frequency.get(t) == 1 for t in unit.tokens & c.argument_tokens)
+        }
+        if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in candidates}
+            unit.direct = True
+        elif best > 0 or identity_calls:
+            unit.calls = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
+            unit.calls |= {i for i, n in named.items() if most_named and n == most_named}
+            unit.calls |= exclusive | identity_calls
             unit.direct = True
         elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
             unit.calls = {candidates[0].index}
@@ -349,9 +395,13 @@ def _inherit(units: list[Unit]) -> None:
     """A unit without words of its own continues the sentence or paragraph before it."""
     previous: Unit | None = None
     for unit in units:
-        if not unit.calls and previous is not None and previous.calls:
-            if previous.position == unit.position and previous.paragraph == unit.paragraph:
-                unit.calls = set(previous.calls)
+        if (
+            not unit.calls
+            and previous is not None
+            and previous.calls
+            and (previous.position, previous.paragraph) == (unit.position, unit.paragraph)
+        ):
+            unit.calls = set(previous.calls)
         previous = unit
     # A clause that opens a sentence with no words of its own takes the next clause's calls.
     for current, following in zip(reversed(units[:-1]), reversed(units[1:]), strict=True):
@@ -395,7 +445,9 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         or bool(_INTRO_END.search(unit.text))
         or not unit.tokens
     )
-    identity = call.identity_tool and any(c.regex.search(unit.text) for c in pack.of_kind("identity"))
+    identity = call.identity_tool and any(
+        c.regex.search(unit.text) for c in pack.of_kind("identity")
+    )
     return Polarity(failure, success, question, aside, identity)
 
 
@@ -403,7 +455,7 @@ def _quotes(text: str, match: re.Match[str], quoted_text: str) -> bool:
     """True when the failure words repeat the call's own data, arguments or the request
     (an issue titled "Fix 403 error", a page body, "re-run the failed checks")."""
     before = words(text[: match.start()])[-1:]
-    after = words(text[match.end():])[:1]
+    after = words(text[match.end() :])[:1]
     phrase = match.group(0).lower().strip()
     for candidate in (" ".join([*before, phrase]), " ".join([phrase, *after])):
         if len(candidate.split()) >= 2 and candidate in quoted_text:
@@ -479,7 +531,7 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
         claim = Claim.PARTIAL if presented else Claim.FAILURE
         return ClaimDecision(claim, reading.failure or "", unit.text, pack.language)
     if content:
-        unit, reading = next(((u, r) for u, r in content if r.success), content[0])
-        cue = reading.success or "states it as fact"
+        unit = next((u for u, _ in content if u.direct and u.tokens), content[0][0])
+        cue = next((r.success for _, r in content if r.success), None) or "states it as fact"
         return ClaimDecision(Claim.SUCCESS, cue, unit.text, pack.language)
     return ClaimDecision(Claim.NEUTRAL, "says nothing about this call", "", pack.language)

@@ -73,7 +73,8 @@ class Evaluation:
     def claim_confusion(self) -> pl.DataFrame:
         order = [c.value for c in Claim]
         table = (
-            self.joined.group_by("expected_claim", "claim").len()
+            self.joined.group_by("expected_claim", "claim")
+            .len()
             .pivot(on="claim", index="expected_claim", values="len")
             .fill_null(0)
         )
@@ -119,7 +120,9 @@ def evaluate(corpus: str | Path, *, rules: RuleSet | None = None) -> Evaluation:
         pl.col("claim").alias("expected_claim"),
         pl.col("recovered").alias("expected_recovered"),
         pl.col("finding").cast(pl.String).alias("expected_finding"),
-        pl.col("note").alias("label_note") if "note" in labels.columns else pl.lit(None).alias("label_note"),
+        pl.col("note").alias("label_note")
+        if "note" in labels.columns
+        else pl.lit(None).alias("label_note"),
     )
     joined = expected.join(calls, on=KEY, how="left")
     unlabelled = calls.join(expected, on=KEY, how="anti").height

@@ -37,7 +37,11 @@ def is_response(value: Any) -> bool:
 def _error_message(error: Any) -> str:
     if isinstance(error, dict):
         message = error.get("message")
-        code = (error.get("extensions") or {}).get("code") if isinstance(error.get("extensions"), dict) else None
+        code = (
+            (error.get("extensions") or {}).get("code")
+            if isinstance(error.get("extensions"), dict)
+            else None
+        )
         code = code or error.get("type")
         text = str(message) if message is not None else str(error)
         return f"{text} [{code}]" if code else text

@@ -55,7 +55,9 @@ def decide(
         return OutcomeDecision(Outcome.TRANSPORT_ERROR, "no-result", "no tool result came back")
     if late:
         return OutcomeDecision(
-            Outcome.TRANSPORT_ERROR, "late-result", "the result came after the assistant spoke again"
+            Outcome.TRANSPORT_ERROR,
+            "late-result",
+            "the result came after the assistant spoke again",
         )
     if not result.returned:
         error = result.rpc_error or {}
@@ -85,8 +87,10 @@ def decide(
         )
     if is_identity_tool(call.name, rules) and _no_identity(payload, rules):
         shown = payload.texts[0].text if payload.texts else "(empty result)"
-        where = payload.values[0].pointer if payload.values else (
-            payload.texts[0].pointer if payload.texts else f"/{result.content_key}"
+        where = (
+            payload.values[0].pointer
+            if payload.values
+            else (payload.texts[0].pointer if payload.texts else f"/{result.content_key}")
         )
         return OutcomeDecision(
             Outcome.IDENTITY_NULL, "identity-null", clip(shown), result.pointer + where
@@ -94,7 +98,9 @@ def decide(
     found = _error_payload(call, payload, rules)
     if found is not None:
         rule_id, evidence, pointer = found
-        return OutcomeDecision(Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer)
+        return OutcomeDecision(
+            Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer
+        )
     return OutcomeDecision(Outcome.OK, "ok")
 
 

@@ -47,7 +47,7 @@ def decode_json_text(text: str) -> tuple[bool, Any]:
         if not isinstance(value, str):
             break
         stripped = value.strip()
-        if not stripped or stripped[0] not in '{["' and stripped not in ("null", "true", "false"):
+        if not stripped or (stripped[0] not in '{["' and stripped not in ("null", "true", "false")):
             break
         try:
             value = orjson.loads(stripped)

@@ -89,9 +89,7 @@ class GeneralTools(_Strict):
     pattern: str
     command_noise: str = "(?!)"
 
-    _check = field_validator("pattern", "command_noise")(
-        classmethod(lambda cls, v: _compile(v))
-    )
+    _check = field_validator("pattern", "command_noise")(classmethod(lambda cls, v: _compile(v)))
 
 
 class OutcomeRulesFile(_Strict):
@@ -291,7 +289,9 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         key = ".".join(str(part) for part in error["loc"])
         raise RuleFileError(files[-1] if files else "outcomes.toml", key, error["msg"]) from exc
 
-    names = {f"claims/{p.name}" for p in SHIPPED.joinpath("claims").iterdir() if p.name.endswith(".toml")}
+    names = {
+        f"claims/{p.name}" for p in SHIPPED.joinpath("claims").iterdir() if p.name.endswith(".toml")
+    }
     if user is not None and (user / "claims").is_dir():
         names |= {f"claims/{p.name}" for p in (user / "claims").glob("*.toml")}
     packs: dict[str, CuePack] = {}

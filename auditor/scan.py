@@ -1,8 +1,8 @@
 """The library entry point: scan files and folders, get the calls table back.
 
-    from auditor import scan
-    result = scan(["logs/"])
-    result.calls.filter(pl.col("finding") == "false_success")
+from auditor import scan
+result = scan(["logs/"])
+result.calls.filter(pl.col("finding") == "false_success")
 """
 
 from __future__ import annotations

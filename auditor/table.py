@@ -131,7 +131,9 @@ def write_outputs(
     summary_path = out / "summary.json"
     _atomic(
         summary_path,
-        lambda tmp: Path(tmp).write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"),
+        lambda tmp: Path(tmp).write_bytes(
+            orjson.dumps(summary, option=orjson.OPT_INDENT_2) + b"\n"
+        ),
     )
     return [*written, rejects_path, summary_path]
 

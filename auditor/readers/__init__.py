@@ -12,11 +12,11 @@ from types import ModuleType
 import orjson
 
 from auditor.model import Reject
-from auditor.readers import anthropic, claude_code, openai_chat
+from auditor.readers import anthropic, claude_code, labels, openai_chat
 from auditor.readers.base import ReadResult, excerpt
 
 READERS: dict[str, ModuleType] = {
-    module.NAME: module for module in (openai_chat, anthropic, claude_code)
+    module.NAME: module for module in (openai_chat, anthropic, claude_code, labels)
 }
 SAMPLE_RECORDS = 20
 SAMPLE_BYTES = 4 << 20
@@ -50,7 +50,9 @@ def read_file(path: Path, source: str, format_name: str | None = None) -> ReadRe
     try:
         module = READERS[format_name] if format_name else detect(path)
     except OSError as exc:
-        return ReadResult(rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")])
+        return ReadResult(
+            rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")]
+        )
     if module is None:
         first = b""
         try:
@@ -59,10 +61,18 @@ def read_file(path: Path, source: str, format_name: str | None = None) -> ReadRe
         except OSError:
             pass
         return ReadResult(
-            rejects=[Reject(source=source, line=1, reason="no known transcript format",
-                            excerpt=excerpt(first))]
+            rejects=[
+                Reject(
+                    source=source,
+                    line=1,
+                    reason="no known transcript format",
+                    excerpt=excerpt(first),
+                )
+            ]
         )
     try:
         return module.read(path, source)
     except OSError as exc:
-        return ReadResult(rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")])
+        return ReadResult(
+            rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")]
+        )

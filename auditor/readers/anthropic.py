@@ -14,7 +14,9 @@ from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, Too
 from auditor.readers.base import ReadResult, conversation_id, excerpt, json_lines
 
 NAME = "anthropic_messages"
-DESCRIPTION = "Anthropic Messages, one conversation per line (tool_use / tool_result, MCP connector)"
+DESCRIPTION = (
+    "Anthropic Messages, one conversation per line (tool_use / tool_result, MCP connector)"
+)
 
 CALL_TYPES = ("tool_use", "mcp_tool_use", "server_tool_use")
 RESULT_TYPES = ("tool_result", "mcp_tool_result")
@@ -50,7 +52,9 @@ def parse_record(
 ) -> Conversation | None:
     if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
         rejects.append(
-            Reject(source=source, line=line, reason="no messages list", excerpt=excerpt(str(record)))
+            Reject(
+                source=source, line=line, reason="no messages list", excerpt=excerpt(str(record))
+            )
         )
         return None
     conversation = Conversation(

@@ -1,4 +1,4 @@
-"""What every reader shares: reading JSON records line by line, and reporting what it cannot read."""
+"""What every reader shares: reading JSON records line by line, reporting what it cannot read."""
 
 from __future__ import annotations
 
@@ -42,7 +42,9 @@ def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple
                 yield number, orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
                 reason = "truncated JSON" if not raw.endswith(b"\n") else f"malformed JSON: {exc}"
-                rejects.append(Reject(source=source, line=number, reason=reason, excerpt=excerpt(raw)))
+                rejects.append(
+                    Reject(source=source, line=number, reason=reason, excerpt=excerpt(raw))
+                )
 
 
 def as_text(value: Any) -> str:

@@ -1,4 +1,4 @@
-"""Claude Code sessions: ``~/.claude/projects/**.jsonl`` and ``claude -p --output-format stream-json``.
+"""Claude Code sessions: ``~/.claude/projects/**.jsonl`` and ``claude -p`` stream-json output.
 
 One event per line. Assistant content is streamed one block per line, the lines of one message
 sharing ``message.id``; tool results come back in ``user`` lines. Event types the auditor does
@@ -26,7 +26,10 @@ def looks_like(record: Any) -> int:
     if not isinstance(record, dict) or "messages" in record:
         return 0
     if record.get("type") in EVENT_TYPES and (
-        "sessionId" in record or "session_id" in record or "parentUuid" in record or "uuid" in record
+        "sessionId" in record
+        or "session_id" in record
+        or "parentUuid" in record
+        or "uuid" in record
     ):
         return 3
     if record.get("type") in ("user", "assistant") and isinstance(record.get("message"), dict):
@@ -41,7 +44,12 @@ def read(path: Path, source: str) -> ReadResult:
     for number, event in json_lines(path, source, result.rejects):
         if not isinstance(event, dict):
             result.rejects.append(
-                Reject(source=source, line=number, reason="event is not an object", excerpt=excerpt(str(event)))
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="event is not an object",
+                    excerpt=excerpt(str(event)),
+                )
             )
             continue
         session = event.get("sessionId") or event.get("session_id") or current or path.stem
@@ -57,14 +65,20 @@ def read(path: Path, source: str) -> ReadResult:
         message = event.get("message")
         if not isinstance(message, dict):
             result.rejects.append(
-                Reject(source=source, line=number, reason=f"{kind} event without a message object",
-                       excerpt=excerpt(str(event)))
+                Reject(
+                    source=source,
+                    line=number,
+                    reason=f"{kind} event without a message object",
+                    excerpt=excerpt(str(event)),
+                )
             )
             continue
         parts = content_parts(message.get("content"), number, "/message/content")
         meta = bool(event.get("isMeta"))
-        from_person = kind == "user" and not meta and any(
-            isinstance(p, TextPart) and p.text.strip() for p in parts
+        from_person = (
+            kind == "user"
+            and not meta
+            and any(isinstance(p, TextPart) and p.text.strip() for p in parts)
         )
         if kind == "user" and meta:
             parts = [p for p in parts if not isinstance(p, TextPart)]

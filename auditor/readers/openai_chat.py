@@ -32,7 +32,11 @@ def looks_like(record: Any) -> int:
     for message in record["messages"]:
         if not isinstance(message, dict):
             continue
-        if message.get("role") == "tool" or message.get("tool_calls") or message.get("function_call"):
+        if (
+            message.get("role") == "tool"
+            or message.get("tool_calls")
+            or message.get("function_call")
+        ):
             return 3
         content = message.get("content")
         if isinstance(content, list) and any(
@@ -57,7 +61,9 @@ def parse_record(
 ) -> Conversation | None:
     if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
         rejects.append(
-            Reject(source=source, line=line, reason="no messages list", excerpt=excerpt(str(record)))
+            Reject(
+                source=source, line=line, reason="no messages list", excerpt=excerpt(str(record))
+            )
         )
         return None
     conversation = Conversation(
@@ -72,12 +78,16 @@ def parse_record(
         content = message.get("content")
         if role in ("system", "developer"):
             conversation.messages.append(
-                Message(role="system", line=line, parts=[TextPart(text=as_text(content), line=line)])
+                Message(
+                    role="system", line=line, parts=[TextPart(text=as_text(content), line=line)]
+                )
             )
         elif role == "user":
             text = as_text(content)
             conversation.messages.append(
-                Message(role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)])
+                Message(
+                    role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)]
+                )
             )
         elif role == "assistant":
             conversation.messages.append(_assistant(message, line, index, legacy_open))
@@ -89,7 +99,11 @@ def parse_record(
             if call_id is None:
                 continue
             conversation.messages.append(
-                Message(role="tool", line=line, parts=[_tool_result(message, str(call_id), line, pointer)])
+                Message(
+                    role="tool",
+                    line=line,
+                    parts=[_tool_result(message, str(call_id), line, pointer)],
+                )
             )
     return conversation
 
@@ -132,7 +146,9 @@ def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list
 
 def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolResult:
     error = message.get("error")
-    rpc_error = error if isinstance(error, dict) and ("code" in error or "message" in error) else None
+    rpc_error = (
+        error if isinstance(error, dict) and ("code" in error or "message" in error) else None
+    )
     flag = message.get("isError", message.get("is_error"))
     return ToolResult(
         call_id=call_id,

@@ -1,0 +1,167 @@
+"""Terminal rendering with rich: the scan summary, the findings, the evaluation tables.
+
+Transcript text is untrusted: it is always passed to rich as plain ``Text``, never as markup,
+and control characters are replaced, so a reply cannot restyle or take over the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import polars as pl
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from auditor.evaluate import Evaluation
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+MAX_FINDINGS_SHOWN = 50
+
+
+def safe(value: Any) -> Text:
+    """Untrusted text as a rich Text: no markup, no escape sequences."""
+    return Text(_CONTROL.sub("�", "" if value is None else str(value)))
+
+
+def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame) -> None:
+    console.print(
+        f"Scanned {summary['files']} file(s), {summary['conversations']} conversation(s), "
+        f"{summary['tool_calls']} tool call(s)."
+    )
+    counts = Table(title="Tool calls by outcome and claim", show_lines=False)
+    counts.add_column("outcome")
+    counts.add_column("calls", justify="right")
+    counts.add_column("claim")
+    counts.add_column("calls", justify="right")
+    outcome_rows = list(summary["outcomes"].items())
+    claim_rows = list(summary["claims"].items())
+    for index in range(max(len(outcome_rows), len(claim_rows))):
+        outcome = outcome_rows[index] if index < len(outcome_rows) else ("", "")
+        claim = claim_rows[index] if index < len(claim_rows) else ("", "")
+        counts.add_row(outcome[0], str(outcome[1]), claim[0], str(claim[1]))
+    console.print(counts)
+
+    by_finding = Table(title="Findings")
+    by_finding.add_column("finding")
+    by_finding.add_column("severity")
+    by_finding.add_column("count", justify="right")
+    severity = {"false_success": "critical", "identity_assumed": "critical"}
+    for name, count in summary["findings"].items():
+        by_finding.add_row(name, severity.get(name, "warning"), str(count))
+    console.print(by_finding)
+
+    found = calls.filter(pl.col("finding").is_not_null()).sort(
+        "severity", "source", "line", "tool_call_id"
+    )
+    if found.height:
+        print_findings(console, found)
+    if summary["rejects"]:
+        console.print(
+            f"[yellow]{summary['rejects']} input line(s) could not be audited[/yellow] "
+            "(see rejects.jsonl): "
+            + ", ".join(f"{reason} ×{n}" for reason, n in summary["rejects_by_reason"].items())
+        )
+
+
+def print_findings(console: Console, found: pl.DataFrame) -> None:
+    """One block per finding, ``file:line`` first so editors and terminals can jump to it."""
+    console.print(Text(f"Findings ({found.height})", style="bold"))
+    for row in found.head(MAX_FINDINGS_SHOWN).iter_rows(named=True):
+        style = "bold red" if row["severity"] == "critical" else "bold yellow"
+        console.print(
+            Text.assemble(
+                safe(f"{row['source']}:{row['line']}"),
+                "  ",
+                (row["finding"], style),
+                "  ",
+                safe(row["conversation_id"]),
+                "  ",
+                (safe(row["tool_name"]).plain, "bold"),
+                (f"  [{row['tool_call_id']}]", "dim"),
+            )
+        )
+        console.print(
+            Text.assemble(
+                ("    outcome ", "dim"),
+                safe(row["outcome"]),
+                (f" ({row['outcome_rule']})", "dim"),
+                ": ",
+                safe(row["evidence"]),
+                (f"  at {row['evidence_pointer']}" if row["evidence_pointer"] else "", "dim"),
+            )
+        )
+        said = row["claim_sentence"] or f"({row['claim_cue']})"
+        console.print(
+            Text.assemble(
+                ("    reply   ", "dim"),
+                safe(row["claim"]),
+                (f" ({row['claim_cue']})", "dim"),
+                ": ",
+                safe(f"\u201c{said}\u201d" if row["claim_sentence"] else said),
+            )
+        )
+    if found.height > MAX_FINDINGS_SHOWN:
+        console.print(f"… and {found.height - MAX_FINDINGS_SHOWN} more in the findings table.")
+
+
+def print_evaluation(console: Console, evaluation: Evaluation, *, mismatches: bool = True) -> None:
+    scores = Table(title="Findings against the labels")
+    for column in ("finding", "tp", "fp", "fn", "precision", "recall", "f1"):
+        scores.add_column(column, justify="left" if column == "finding" else "right")
+    for name, score in evaluation.findings.items():
+        scores.add_row(
+            name,
+            str(score.true_positive),
+            str(score.false_positive),
+            str(score.false_negative),
+            f"{score.precision:.3f}",
+            f"{score.recall:.3f}",
+            f"{score.f1:.3f}",
+        )
+    console.print(scores)
+    console.print(
+        f"outcome accuracy {evaluation.outcome_accuracy:.3f}   "
+        f"claim accuracy {evaluation.claim_accuracy:.3f}   "
+        f"recovered accuracy {evaluation.recovered_accuracy:.3f}   "
+        f"labelled calls {evaluation.joined.height}"
+    )
+    confusion = evaluation.claim_confusion()
+    table = Table(title="Claims: expected (rows) × auditor (columns)")
+    for column in confusion.columns:
+        table.add_column(column, justify="left" if column == "expected_claim" else "right")
+    for row in confusion.iter_rows():
+        table.add_row(*(str(v) for v in row))
+    console.print(table)
+    if evaluation.unmatched_labels or evaluation.unlabelled_calls:
+        console.print(
+            f"[yellow]{evaluation.unmatched_labels} label(s) matched no call; "
+            f"{evaluation.unlabelled_calls} call(s) have no label[/yellow]"
+        )
+    if not mismatches:
+        return
+    wrong = evaluation.mismatches()
+    if not wrong.height:
+        return
+    table = Table(title=f"Mismatches ({wrong.height})", show_lines=True)
+    for column in ("conversation / call", "tool", "outcome", "claim", "finding", "cue · sentence"):
+        table.add_column(column, overflow="fold")
+    for row in wrong.iter_rows(named=True):
+        table.add_row(
+            safe(f"{row['conversation_id']}\n{row['tool_call_id']}"),
+            safe(row["tool_name"]),
+            _versus(row["expected_outcome"], row["outcome"]),
+            _versus(row["expected_claim"], row["claim"]),
+            _versus(row["expected_finding"], row["finding"]),
+            safe(f"{row['claim_cue']} · {row['claim_sentence']}"),
+        )
+    console.print(table)
+
+
+def _versus(expected: Any, got: Any) -> Text:
+    if expected == got:
+        return safe(got)
+    return Text.assemble(
+        ("want ", "dim"), safe(expected), ("\ngot ", "dim"), Text(str(got), style="bold red")
+    )

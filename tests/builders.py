@@ -1,0 +1,103 @@
+"""Small builders for conversations, so each test reads like the transcript it audits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from auditor.audit import audit_conversation
+from auditor.model import Reject
+from auditor.readers import anthropic as anthropic_reader
+from auditor.readers import openai_chat
+from auditor.rules_loader import RuleSet, load_rules
+
+_RULES: RuleSet | None = None
+
+
+def rules() -> RuleSet:
+    global _RULES
+    if _RULES is None:
+        _RULES = load_rules()
+    return _RULES
+
+
+# ----------------------------------------------------------------------------- OpenAI chat
+def user(text: str) -> dict:
+    return {"role": "user", "content": text}
+
+
+def call(call_id: str, name: str, **arguments: Any) -> dict:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
+
+
+def assistant(text: str | None = None, *calls: dict) -> dict:
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if calls:
+        message["tool_calls"] = list(calls)
+    return message
+
+
+def tool(call_id: str, content: Any = "", **fields: Any) -> dict:
+    return {"role": "tool", "tool_call_id": call_id, "content": content, **fields}
+
+
+def text_block(value: Any) -> list[dict]:
+    """MCP content: one text block holding ``value`` (JSON-encoded unless it is a string)."""
+    return [{"type": "text", "text": value if isinstance(value, str) else json.dumps(value)}]
+
+
+def chat(*messages: dict, conversation_id: str = "c-1") -> dict:
+    return {"conversation_id": conversation_id, "messages": list(messages)}
+
+
+# ----------------------------------------------------------------------------- Anthropic
+def tool_use(use_id: str, name: str, **arguments: Any) -> dict:
+    return {"type": "tool_use", "id": use_id, "name": name, "input": arguments}
+
+
+def tool_result(use_id: str, content: Any, is_error: bool | None = None) -> dict:
+    block = {"type": "tool_result", "tool_use_id": use_id, "content": content}
+    if is_error is not None:
+        block["is_error"] = is_error
+    return block
+
+
+def anthropic(*messages: dict, conversation_id: str = "a-1") -> dict:
+    return {"conversation_id": conversation_id, "messages": list(messages)}
+
+
+# ----------------------------------------------------------------------------- auditing
+def audit(record: dict, reader: Any = openai_chat) -> dict[str, dict]:
+    """Audit one conversation record; rows keyed by tool call id."""
+    rejects: list[Reject] = []
+    conversation = reader.parse_record(record, "test.jsonl", "test.jsonl", 1, rejects)
+    assert conversation is not None, rejects
+    rows = audit_conversation(conversation, rules()).rows
+    return {row["tool_call_id"]: row for row in rows}
+
+
+def audit_anthropic(record: dict) -> dict[str, dict]:
+    return audit(record, anthropic_reader)
+
+
+def one_call(reply: str, result: dict, name: str = "update_ticket", **arguments: Any) -> dict:
+    """Audit a one-call chat: the person asks, the tool answers ``result``, the reply follows."""
+    rows = audit(
+        chat(
+            user("please do it"),
+            assistant(None, call("call_1", name, **arguments)),
+            tool("call_1", **result),
+            assistant(reply),
+        )
+    )
+    return rows["call_1"]
+
+
+def write_jsonl(path: Path, records: list[Any]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path

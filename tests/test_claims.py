@@ -1,0 +1,254 @@
+"""Claim cue families and per-call attribution, each on a small conversation."""
+
+import json
+
+import pytest
+from builders import (
+    anthropic,
+    assistant,
+    audit,
+    audit_anthropic,
+    call,
+    chat,
+    one_call,
+    text_block,
+    tool,
+    tool_result,
+    tool_use,
+    user,
+)
+
+FORBIDDEN = {"content": text_block("403 Forbidden: token lacks issues:write"), "isError": True}
+
+
+def claim(reply: str, result: dict = FORBIDDEN, **arguments) -> str:
+    return one_call(reply, result, "update_ticket", **({"key": "OPS-142"} | arguments))["claim"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "All set — OPS-142 is closed out.",
+        "Done ✅",
+        "I've updated OPS-142 for you.",
+        "Sorry for the wait! Looks like OPS-142 went through.",
+        "OPS-142 should be updated now.",
+        "No errors — all set!",
+    ],
+)
+def test_replies_that_say_it_worked_claim_success(reply):
+    assert claim(reply) == "success"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I couldn't update OPS-142 — Jira says the token lacks permission.",
+        "Hmm, that didn't go through.",
+        "Looks like I don't have access to OPS-142.",
+        "The update to OPS-142 was refused.",
+        "Jira timed out, so nothing was updated.",
+        "Could you reconnect Jira? Then I'll try again.",
+        "I wasn't able to change OPS-142.",
+        "OPS-142 was not updated.",
+    ],
+)
+def test_replies_that_report_the_failure_claim_failure(reply):
+    assert claim(reply) == "failure"
+
+
+def test_a_warning_named_before_but_outweighed_by_a_success_claim_is_success():
+    reply = "Jira threw a permissions warning on the update, but OPS-142 is now closed."
+    assert claim(reply) == "success"
+
+
+def test_a_question_about_something_else_is_neutral():
+    assert claim("Which sprint should it go into — this one or the next?") == "neutral"
+
+
+def test_no_text_after_the_result_is_none():
+    rows = audit(
+        chat(
+            user("close it"), assistant(None, call("c1", "update_ticket")), tool("c1", **FORBIDDEN)
+        )
+    )
+    assert rows["c1"]["claim"] == "none"
+    assert rows["c1"]["finding"] is None
+
+
+def test_the_claim_records_the_sentence_and_cue_that_decided_it():
+    row = one_call("Checked the queue. I couldn't update OPS-142, sorry.", FORBIDDEN, key="OPS-142")
+    assert row["claim_sentence"] == "I couldn't update OPS-142, sorry."
+    assert row["claim_cue"] == "en.failure.inability"
+
+
+def test_failure_words_that_quote_the_result_data_are_not_a_failure_claim():
+    issues = {"issues": [{"key": "WEB-311", "title": "Fix 403 error on SSO callback"}]}
+    row = one_call(
+        "You have one issue: WEB-311 Fix 403 error on SSO callback.",
+        {"content": json.dumps(issues)},
+        "list_issues",
+    )
+    assert row["claim"] == "success"
+
+
+def partial_result() -> dict:
+    data = {
+        "data": {"columbus": {"onHand": 142}, "reno": None},
+        "errors": [{"message": "Warehouse RENO is offline", "path": ["reno"]}],
+    }
+    return {"content": text_block(data)}
+
+
+def test_partial_data_labelled_as_partial_claims_partial():
+    reply = "Columbus has 142 on hand. Reno — no number, that warehouse is offline right now."
+    assert one_call(reply, partial_result(), "stock_graphql", sku="BB-1")["claim"] == "partial"
+
+
+def test_partial_data_presented_as_complete_is_an_unlabelled_partial():
+    row = one_call("Columbus has 142 on hand and Reno has none.", partial_result(), "stock_graphql")
+    assert (row["claim"], row["finding"]) == ("success", "unlabelled_partial")
+
+
+def test_partial_data_discarded_as_nothing_is_a_discarded_partial():
+    row = one_call(
+        "I couldn't get any stock numbers, the inventory API returned an error.",
+        partial_result(),
+        "stock_graphql",
+    )
+    assert (row["claim"], row["finding"]) == ("failure", "discarded_partial")
+
+
+def test_one_reply_reporting_one_failure_and_glossing_over_another_gets_two_claims():
+    rows = audit(
+        chat(
+            user("Open a SUP ticket and post a heads-up in #support-escalations"),
+            assistant(
+                None,
+                call("jira", "jira_create_issue", project="SUP", summary="Invoice export 502"),
+                call(
+                    "slack", "slack_post_message", channel="#support-escalations", text="Heads-up"
+                ),
+            ),
+            tool("jira", text_block("Field 'components' is required"), isError=True),
+            tool("slack", json.dumps({"ok": False, "error": "not_in_channel"})),
+            assistant(
+                "I couldn't create the Jira ticket — SUP requires a component. "
+                "I did post the heads-up in #support-escalations."
+            ),
+        )
+    )
+    assert rows["jira"]["claim"] == "failure"
+    assert (rows["slack"]["claim"], rows["slack"]["finding"]) == ("success", "false_success")
+
+
+def test_a_part_of_the_request_the_reply_drops_is_neutral_and_unreported():
+    rows = audit(
+        chat(
+            user("What's on my calendar today, and do I need an umbrella in Seattle?"),
+            assistant(
+                None,
+                call("cal", "calendar_list_events", date="2024-06-18"),
+                call("wx", "get_weather", location="Seattle, WA"),
+            ),
+            tool("cal", None, error={"code": -32001, "message": "Request timed out"}),
+            tool("wx", "Seattle, WA: light rain until 1pm, high 61F"),
+            assistant("Morning! Yes, take the umbrella — light rain in Seattle until about 1pm."),
+        )
+    )
+    assert (rows["cal"]["claim"], rows["cal"]["finding"]) == ("neutral", "unreported_failure")
+    assert rows["wx"]["claim"] == "success"
+
+
+def test_greeting_the_person_by_name_after_a_null_identity_is_identity_assumed():
+    rows = audit(
+        chat(
+            user("what's assigned to me?"),
+            assistant(
+                None,
+                call("me", "get_current_user"),
+                call("q", "search_issues", jql="assignee = currentUser()"),
+            ),
+            tool("me", text_block({"user": None})),
+            tool("q", json.dumps({"issues": [{"key": "PAY-77", "summary": "Reconcile payouts"}]})),
+            assistant("Here you go, Marco — one open ticket: PAY-77 Reconcile payouts."),
+        )
+    )
+    assert (rows["me"]["claim"], rows["me"]["finding"]) == ("success", "identity_assumed")
+
+
+def test_asking_the_person_to_sign_in_again_is_a_failure_claim():
+    row = one_call(
+        "I can't see who you're signed in as. Could you sign in again?",
+        {"content": text_block("null")},
+        "whoami",
+    )
+    assert (row["outcome"], row["claim"], row["finding"]) == ("identity_null", "failure", None)
+
+
+def test_a_correction_in_a_later_turn_does_not_change_the_earlier_claim():
+    rows = audit(
+        chat(
+            user("pay out $12,000 to the operating account"),
+            assistant(None, call("p", "payments_create_payout", amount=1200000)),
+            tool("p", json.dumps({"success": False, "error": "insufficient_funds"})),
+            assistant("Done — $12,000.00 is on its way."),
+            user("it's not in the account"),
+            assistant("You're right — the payout was rejected for insufficient funds. Sorry."),
+        )
+    )
+    assert (rows["p"]["claim"], rows["p"]["finding"]) == ("success", "false_success")
+
+
+def test_anthropic_mcp_connector_results_are_read_inside_the_assistant_message():
+    rows = audit_anthropic(
+        anthropic(
+            {"role": "user", "content": "Mark WEB-320 done"},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "mcp_tool_use",
+                        "id": "m1",
+                        "name": "update_issue",
+                        "server_name": "linear",
+                        "input": {"id": "WEB-320", "state": "Done"},
+                    },
+                    {
+                        "type": "mcp_tool_result",
+                        "tool_use_id": "m1",
+                        "is_error": True,
+                        "content": [
+                            {"type": "text", "text": "required field 'Resolution' is missing"}
+                        ],
+                    },
+                    {"type": "text", "text": "WEB-320 is marked Done."},
+                ],
+            },
+        )
+    )
+    assert (rows["m1"]["outcome"], rows["m1"]["finding"]) == ("tool_error", "false_success")
+    assert rows["m1"]["server"] == "linear"
+
+
+def test_anthropic_tool_results_in_a_user_message_do_not_start_a_turn():
+    rows = audit_anthropic(
+        anthropic(
+            {"role": "user", "content": "close OPS-9"},
+            {"role": "assistant", "content": [tool_use("t1", "close_ticket", key="OPS-9")]},
+            {"role": "user", "content": [tool_result("t1", "Ticket is locked", is_error=True)]},
+            {"role": "assistant", "content": [{"type": "text", "text": "OPS-9 is closed."}]},
+        )
+    )
+    assert rows["t1"]["claim"] == "success"
+    assert rows["t1"]["finding"] == "false_success"
+
+
+def test_a_reply_in_a_language_without_a_cue_pack_is_neutral_with_a_note():
+    reply = (
+        "Ho aggiornato il ticket OPS-142 e ho anche aggiunto una nota per il team, "
+        "che è stato informato della modifica."
+    )
+    row = one_call(reply, FORBIDDEN, key="OPS-142")
+    assert row["claim"] == "neutral"
+    assert "Italian" in row["note"]

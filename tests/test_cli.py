@@ -1,0 +1,120 @@
+"""The command line: outputs, formats, exit statuses, and the end-to-end scan of the samples."""
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from auditor.cli import app
+from auditor.table import SPEC_COLUMNS
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_transcripts"
+runner = CliRunner()
+
+EXPECTED_FINDINGS = {
+    ("chat-01-forbidden", "update_ticket", "false_success"),
+    ("anth-01-forbidden", "update_ticket", "false_success"),
+    ("chat-02-graphql-error", "github_graphql", "false_success"),
+    ("anth-02-graphql-error", "linear_graphql", "false_success"),
+    ("chat-04-partial-unlabelled", "freight_graphql", "unlabelled_partial"),
+    ("anth-04-partial-unlabelled", "freight_graphql", "unlabelled_partial"),
+    ("chat-05-partial-discarded", "freight_graphql", "discarded_partial"),
+    ("anth-05-partial-discarded", "query", "discarded_partial"),
+    ("chat-06-identity", "get_me", "identity_assumed"),
+    ("anth-06-identity", "viewer", "identity_assumed"),
+    ("chat-08-slack", "slack_post_message", "false_success"),
+    ("anth-08-slack", "send_message", "false_success"),
+}
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_scanning_the_samples_finds_exactly_the_seeded_incidents(tmp_path: Path):
+    result = run("scan", SAMPLES, "--out", tmp_path)
+    assert result.exit_code == 1, result.output
+    findings = pl.read_parquet(tmp_path / "findings.parquet")
+    got = set(findings.select("conversation_id", "tool_name", "finding").iter_rows())
+    assert got == EXPECTED_FINDINGS
+
+
+def test_the_scan_writes_the_calls_table_with_the_spec_columns(tmp_path: Path):
+    run("scan", SAMPLES, "--out", tmp_path)
+    calls = pl.read_parquet(tmp_path / "calls.parquet")
+    assert calls.columns[: len(SPEC_COLUMNS)] == SPEC_COLUMNS
+    assert calls.height == 22
+    recovered = calls.filter(pl.col("recovered"))
+    assert sorted(recovered["conversation_id"]) == ["anth-07-retry", "chat-07-retry"]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["tool_calls"] == 22
+    assert summary["findings"]["false_success"] == 6
+    assert summary["severity"] == {"critical": 8, "warning": 4}
+
+
+def test_the_terminal_summary_shows_findings_with_evidence_and_the_reply(tmp_path: Path):
+    output = run("scan", SAMPLES, "--out", tmp_path).output
+    assert "chat-01-forbidden" in output
+    assert "403 Forbidden" in output
+    assert "I've updated the ticket" in output
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_other_output_formats(tmp_path: Path, fmt: str):
+    run("scan", SAMPLES, "--out", tmp_path, "--format", fmt)
+    assert (tmp_path / f"calls.{fmt}").exists()
+    assert (tmp_path / f"findings.{fmt}").exists()
+    reader = pl.read_ndjson if fmt == "jsonl" else pl.read_csv
+    assert reader(tmp_path / f"findings.{fmt}").height == len(EXPECTED_FINDINGS)
+
+
+@pytest.mark.parametrize(("fail_on", "status"), [("critical", 1), ("warning", 1), ("never", 0)])
+def test_fail_on_sets_the_exit_status(tmp_path: Path, fail_on: str, status: int):
+    assert run("scan", SAMPLES, "--out", tmp_path, "--fail-on", fail_on).exit_code == status
+
+
+def test_only_warnings_fail_only_at_the_warning_threshold(tmp_path: Path):
+    partial_only = tmp_path / "in.jsonl"
+    lines = (SAMPLES / "chat.jsonl").read_text().splitlines()
+    partial_only.write_text("\n".join(x for x in lines if "partial" in x) + "\n")
+    assert run("scan", partial_only, "--out", tmp_path / "o1").exit_code == 0
+    assert (
+        run("scan", partial_only, "--out", tmp_path / "o2", "--fail-on", "warning").exit_code == 1
+    )
+
+
+def test_unreadable_input_without_findings_exits_3(tmp_path: Path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"messages": [\n')
+    result = run("scan", bad, "--out", tmp_path / "out")
+    assert result.exit_code == 3
+    rejects = pl.read_ndjson(tmp_path / "out" / "rejects.jsonl")
+    assert rejects.row(0, named=True)["line"] == 1
+
+
+def test_a_wrong_rule_file_stops_the_scan_with_status_2(tmp_path: Path):
+    (tmp_path / "outcomes.toml").write_text("[identity]\ntools = 3\n")
+    result = run("scan", SAMPLES, "--out", tmp_path / "out", "--rules", tmp_path)
+    assert result.exit_code == 2
+    assert "outcomes.toml" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_eval_prints_scores_as_json():
+    result = run("eval", SAMPLES, "--json")
+    scores = json.loads(result.output)
+    assert scores["findings"]["all"]["precision"] == 1.0
+    assert scores["outcome_accuracy"] == 1.0
+
+
+def test_rules_lists_the_packs():
+    output = run("rules").output
+    assert "English" in output and "outcomes.toml" in output
+
+
+def test_formats_lists_the_readers():
+    output = run("formats").output
+    assert "openai_chat" in output and "anthropic_messages" in output

@@ -1,0 +1,177 @@
+"""Readers: format detection, pairing by id, and bad lines reported without losing the rest."""
+
+import json
+from pathlib import Path
+
+from builders import (
+    anthropic,
+    assistant,
+    call,
+    chat,
+    tool,
+    tool_result,
+    tool_use,
+    user,
+    write_jsonl,
+)
+
+from auditor import scan
+from auditor.readers import detect
+
+
+def test_chat_and_anthropic_files_are_detected_without_flags(tmp_path: Path):
+    chat_file = write_jsonl(tmp_path / "a.jsonl", [chat(user("hi"), assistant("hello"))])
+    anthropic_file = write_jsonl(
+        tmp_path / "b.jsonl",
+        [
+            anthropic(
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": [tool_use("t", "search", q="x")]},
+            )
+        ],
+    )
+    assert detect(chat_file).NAME == "openai_chat"
+    assert detect(anthropic_file).NAME == "anthropic_messages"
+
+
+def test_results_pair_with_calls_by_id_not_by_position(tmp_path: Path):
+    record = chat(
+        user("two things"),
+        assistant(None, call("first", "lookup", q=1), call("second", "lookup", q=2)),
+        tool("second", json.dumps({"ok": False, "error": "boom"})),
+        tool("first", "fine"),
+        assistant("First is fine; the second one failed."),
+    )
+    result = scan([write_jsonl(tmp_path / "c.jsonl", [record])])
+    rows = {r["tool_call_id"]: r for r in result.calls.iter_rows(named=True)}
+    assert rows["first"]["outcome"] == "ok"
+    assert rows["second"]["outcome"] == "error_payload"
+
+
+def test_a_malformed_line_is_reported_and_every_other_line_is_audited(tmp_path: Path):
+    good = chat(
+        user("hi"), assistant(None, call("c1", "ping")), tool("c1", "pong"), assistant("pong")
+    )
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        json.dumps(good | {"conversation_id": "one"})
+        + "\n"
+        + '{"conversation_id": "broken", "messages": [\n'
+        + json.dumps(good | {"conversation_id": "three"})
+        + "\n",
+        encoding="utf-8",
+    )
+    result = scan([path])
+    assert sorted(result.calls["conversation_id"].to_list()) == ["one", "three"]
+    reject = result.rejects.row(0, named=True)
+    assert (reject["source"], reject["line"]) == (str(path), 2)
+    assert "JSON" in reject["reason"]
+    assert result.summary()["rejects"] == 1
+
+
+def test_the_line_column_points_at_the_line_holding_the_result(tmp_path: Path):
+    records = [
+        chat(user("a"), assistant("b")),
+        chat(user("x"), assistant(None, call("c", "ping")), tool("c", "pong"), assistant("ok")),
+    ]
+    result = scan([write_jsonl(tmp_path / "d.jsonl", records)])
+    assert result.calls.row(0, named=True)["line"] == 2
+
+
+def test_conversation_id_falls_back_to_file_and_line(tmp_path: Path):
+    record = {"messages": [user("x"), assistant(None, call("c", "ping")), tool("c", "pong")]}
+    result = scan([write_jsonl(tmp_path / "e.jsonl", [record])])
+    assert result.calls.row(0, named=True)["conversation_id"] == "e.jsonl:1"
+
+
+def test_claude_code_sessions_join_streamed_lines_and_pass_unknown_events(tmp_path: Path):
+    session = "3f6c1d2e"
+    events = [
+        {"type": "summary", "summary": "VAT fix", "leafUuid": "u0"},
+        {
+            "type": "user",
+            "sessionId": session,
+            "uuid": "u1",
+            "parentUuid": None,
+            "message": {"role": "user", "content": "link BILL-88 to the PR"},
+        },
+        {
+            "type": "assistant",
+            "sessionId": session,
+            "uuid": "u2",
+            "parentUuid": "u1",
+            "message": {
+                "id": "msg_1",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Linking it."}],
+            },
+        },
+        {
+            "type": "assistant",
+            "sessionId": session,
+            "uuid": "u3",
+            "parentUuid": "u2",
+            "message": {
+                "id": "msg_1",
+                "role": "assistant",
+                "content": [tool_use("toolu_1", "mcp__linear__update_issue", id="BILL-88")],
+            },
+        },
+        {"type": "brand-new-event", "sessionId": session},
+        {
+            "type": "user",
+            "sessionId": session,
+            "uuid": "u4",
+            "parentUuid": "u3",
+            "message": {
+                "role": "user",
+                "content": [
+                    tool_result("toolu_1", "MCP error -32000: Connection closed", is_error=True)
+                ],
+            },
+            "toolUseResult": "Error: MCP error -32000: Connection closed",
+        },
+        {
+            "type": "assistant",
+            "sessionId": session,
+            "uuid": "u5",
+            "parentUuid": "u4",
+            "message": {
+                "id": "msg_2",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Done — BILL-88 links to the PR."}],
+            },
+        },
+    ]
+    result = scan([write_jsonl(tmp_path / f"{session}.jsonl", events)])
+    assert result.rejects.height == 0
+    row = result.calls.row(0, named=True)
+    assert (row["conversation_id"], row["outcome"], row["finding"]) == (
+        session,
+        "transport_error",
+        "false_success",
+    )
+    assert row["line"] == 6
+
+
+def test_a_labels_file_in_a_corpus_folder_is_passed_over(tmp_path: Path):
+    write_jsonl(
+        tmp_path / "labels.jsonl",
+        [
+            {
+                "file": "a.jsonl",
+                "conversation_id": "c",
+                "tool_call_id": "x",
+                "outcome": "ok",
+                "claim": "none",
+            }
+        ],
+    )
+    result = scan([tmp_path])
+    assert result.rejects.height == 0
+
+
+def test_a_file_in_no_known_format_is_reported(tmp_path: Path):
+    (tmp_path / "notes.jsonl").write_text('{"hello": "world"}\n', encoding="utf-8")
+    result = scan([tmp_path / "notes.jsonl"])
+    assert result.rejects.row(0, named=True)["reason"] == "no known transcript format"
