@@ -275,6 +275,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         identity_tool=is_identity_tool(slot.call.name, rules.outcomes),
         ready_at=_ready_at(slot),
         succeeded=slot.outcome == Outcome.OK,
+        missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )
     if _carries_data(slot):

@@ -68,6 +68,7 @@ class CallView:
     result_texts: list[str] = field(default_factory=list)  # plain text the call returned
     error_text: str = ""  # error message text of a failed call
     succeeded: bool = False  # outcome ok: failure words about its data describe the data
+    missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
@@ -531,7 +532,18 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
         claim = Claim.PARTIAL if presented else Claim.FAILURE
         return ClaimDecision(claim, reading.failure or "", unit.text, pack.language)
     if content:
-        unit = next((u for u, _ in content if u.direct and u.tokens), content[0][0])
+        focus = tokens(" ".join(_name_words(m) for m in call.missing), pack.stopwords)
+        unit = next(
+            itertools.chain(
+                (u for u, _ in content if focus and u.tokens & focus),
+                sorted(
+                    (u for u, r in content if (r.success or r.identity) and u.tokens),
+                    key=lambda u: -len(u.tokens),
+                ),
+                (u for u, _ in content if u.direct and u.tokens),
+            ),
+            content[0][0],
+        )
         cue = next((r.success for _, r in content if r.success), None) or "states it as fact"
         return ClaimDecision(Claim.SUCCESS, cue, unit.text, pack.language)
     return ClaimDecision(Claim.NEUTRAL, "says nothing about this call", "", pack.language)

@@ -22,6 +22,7 @@ class GraphQLVerdict:
     pointer: str
     evidence: str
     rule_id: str
+    missing: tuple[str, ...] = ()  # names of the fields the errors left null
 
 
 def is_response(value: Any) -> bool:
@@ -48,6 +49,18 @@ def _error_message(error: Any) -> str:
     return str(error)
 
 
+def _error_fields(errors: list) -> list[str]:
+    """The field names the errors point at (the last name in each error's ``path``)."""
+    fields = []
+    for error in errors:
+        path = error.get("path") if isinstance(error, dict) else None
+        if isinstance(path, list):
+            names = [p for p in path if isinstance(p, str)]
+            if names:
+                fields.append(names[-1])
+    return fields
+
+
 def judge(payload: Payload) -> GraphQLVerdict | None:
     """The GraphQL outcome of a result, or None when it holds no failing GraphQL response."""
     for found in payload.values:
@@ -64,8 +77,13 @@ def judge(payload: Payload) -> GraphQLVerdict | None:
         if surviving:
             nulled = [k for k, v in data.items() if v is None]
             detail = f"; null: {', '.join(nulled)}" if nulled else ""
+            missing = tuple(dict.fromkeys([*nulled, *_error_fields(errors)]))
             return GraphQLVerdict(
-                Outcome.GRAPHQL_PARTIAL, pointer, clip(evidence + detail), "graphql-partial-data"
+                Outcome.GRAPHQL_PARTIAL,
+                pointer,
+                clip(evidence + detail),
+                "graphql-partial-data",
+                missing,
             )
         return GraphQLVerdict(Outcome.GRAPHQL_ERROR, pointer, evidence, "graphql-no-data")
     return None

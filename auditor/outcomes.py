@@ -26,6 +26,7 @@ class OutcomeDecision:
     rule_id: str
     evidence: str = ""
     pointer: str = ""
+    missing: tuple[str, ...] = ()  # for graphql_partial: the fields that did not come back
 
 
 def base_tool_name(name: str) -> str:
@@ -78,7 +79,11 @@ def decide(
     verdict = graphql.judge(payload)
     if verdict is not None:
         return OutcomeDecision(
-            verdict.outcome, verdict.rule_id, verdict.evidence, result.pointer + verdict.pointer
+            verdict.outcome,
+            verdict.rule_id,
+            verdict.evidence,
+            result.pointer + verdict.pointer,
+            verdict.missing,
         )
     if result.is_error:
         first = payload.texts[0].text if payload.texts else ""
