@@ -50,6 +50,8 @@ _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 MAX_RESULT_TOKENS = 400
 LONG_VALUE = 200
+LANGUAGE_MIN_SCORE = 2.0  # marker weight a text needs before its language is named
+LANGUAGE_LEAD = 1.5  # how far the best language must lead the next
 TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
 NAME_WEIGHT = 1.5  # the tool's own name words name the action: the strongest tie
 
@@ -220,7 +222,8 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     add(_name_words(view.server or ""), NAME_WEIGHT)
     view.name_tokens = frozenset(tokens(name, stopwords))
     for text in _strings(view.arguments, 200):
-        add(text, 0.5 if len(text) > LONG_VALUE else 1.0)
+        # Long values (queries, message bodies) and links point at things; short ones name them.
+        add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
     data = data_text(view.result_values, view.result_texts)
     for token in itertools.islice(dict.fromkeys(_token_stream(data, stopwords)), MAX_RESULT_TOKENS):
         weights.setdefault(token, 1.0)
@@ -466,16 +469,26 @@ def _quotes(text: str, match: re.Match[str], quoted_text: str) -> bool:
 
 # ----------------------------------------------------------------------------- language
 def detect_language(text: str, rules: RuleSet, fallback: str | None = None) -> str | None:
-    """The language of a text by its common words, among the packs and the known profiles."""
-    counts: dict[str, int] = {}
+    """The language of a text by its common words, among the packs and the known profiles.
+
+    A marker word shared by several languages ("de", "la", "en") counts for each of them in
+    proportion; the best language must clearly lead, else ``fallback``.
+    """
     seen = words(text)
-    for language, markers in rules.languages.items():
-        counts[language] = sum(1 for w in seen if w in markers)
-    if not counts:
+    if not seen or not rules.languages:
         return fallback
-    best = max(counts, key=lambda k: counts[k])
-    ranked = sorted(counts.values(), reverse=True)
-    if counts[best] >= 3 and (len(ranked) == 1 or counts[best] >= 1.5 * ranked[1]):
+    sharing: dict[str, int] = {}
+    for markers in rules.languages.values():
+        for marker in markers:
+            sharing[marker] = sharing.get(marker, 0) + 1
+    scores = {
+        language: sum(1 / sharing[w] for w in seen if w in markers)
+        for language, markers in rules.languages.items()
+    }
+    ranked = sorted(scores.values(), reverse=True)
+    best = max(scores, key=lambda k: scores[k])
+    runner_up = ranked[1] if len(ranked) > 1 else 0.0
+    if scores[best] >= LANGUAGE_MIN_SCORE and scores[best] >= LANGUAGE_LEAD * runner_up:
         return best
     return fallback
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.audit import audit_conversation
-from auditor.model import Reject
+from auditor.model import Conversation
 from auditor.readers import anthropic as anthropic_reader
 from auditor.readers import openai_chat
 from auditor.rules_loader import RuleSet, load_rules
@@ -74,9 +74,10 @@ def anthropic(*messages: dict, conversation_id: str = "a-1") -> dict:
 # ----------------------------------------------------------------------------- auditing
 def audit(record: dict, reader: Any = openai_chat) -> dict[str, dict]:
     """Audit one conversation record; rows keyed by tool call id."""
-    rejects: list[Reject] = []
-    conversation = reader.parse_record(record, "test.jsonl", "test.jsonl", 1, rejects)
-    assert conversation is not None, rejects
+    conversation = Conversation(
+        id=record.get("conversation_id", "c"), source="test.jsonl", format=reader.NAME, line=1
+    )
+    reader.parse_record(record, conversation)
     rows = audit_conversation(conversation, rules()).rows
     return {row["tool_call_id"]: row for row in rows}
 

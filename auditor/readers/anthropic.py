@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, conversation_id, excerpt, json_lines
+from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.readers.base import ReadResult, read_conversation_lines
 
 NAME = "anthropic_messages"
 DESCRIPTION = (
@@ -39,27 +39,12 @@ def looks_like(record: Any) -> int:
 
 
 def read(path: Path, source: str) -> ReadResult:
-    result = ReadResult()
-    for number, record in json_lines(path, source, result.rejects):
-        conversation = parse_record(record, source, path.name, number, result.rejects)
-        if conversation is not None:
-            result.conversations.append(conversation)
-    return result
+    return read_conversation_lines(path, source, NAME, parse_record)
 
 
-def parse_record(
-    record: Any, source: str, file_name: str, line: int, rejects: list[Reject]
-) -> Conversation | None:
-    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
-        rejects.append(
-            Reject(
-                source=source, line=line, reason="no messages list", excerpt=excerpt(str(record))
-            )
-        )
-        return None
-    conversation = Conversation(
-        id=conversation_id(record, file_name, line), source=source, format=NAME, line=line
-    )
+def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
+    """Fill ``conversation`` with the messages of one line's record."""
+    line = conversation.line
     system = record.get("system")
     if isinstance(system, str) and system:
         conversation.messages.append(
@@ -78,7 +63,6 @@ def parse_record(
         conversation.messages.append(
             Message(role=role, line=line, parts=parts, from_person=from_person)
         )
-    return conversation
 
 
 def content_parts(content: Any, line: int, pointer: str) -> list:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,36 @@ def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple
                 rejects.append(
                     Reject(source=source, line=number, reason=reason, excerpt=excerpt(raw))
                 )
+
+
+def read_conversation_lines(
+    path: Path,
+    source: str,
+    format_name: str,
+    parse: Callable[[dict[str, Any], Conversation], None],
+) -> ReadResult:
+    """Read a one-conversation-per-line file: ``parse`` fills each line's conversation."""
+    result = ReadResult()
+    for number, record in json_lines(path, source, result.rejects):
+        if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="no messages list",
+                    excerpt=excerpt(orjson.dumps(record)),
+                )
+            )
+            continue
+        conversation = Conversation(
+            id=conversation_id(record, path.name, number),
+            source=source,
+            format=format_name,
+            line=number,
+        )
+        parse(record, conversation)
+        result.conversations.append(conversation)
+    return result
 
 
 def as_text(value: Any) -> str:

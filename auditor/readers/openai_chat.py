@@ -10,15 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    ReadResult,
-    as_text,
-    conversation_id,
-    decode_arguments,
-    excerpt,
-    json_lines,
-)
+from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.readers.base import ReadResult, as_text, decode_arguments, read_conversation_lines
 
 NAME = "openai_chat"
 DESCRIPTION = "OpenAI Chat Completions messages, one conversation per line (tool_calls, role tool)"
@@ -48,27 +41,12 @@ def looks_like(record: Any) -> int:
 
 
 def read(path: Path, source: str) -> ReadResult:
-    result = ReadResult()
-    for number, record in json_lines(path, source, result.rejects):
-        conversation = parse_record(record, source, path.name, number, result.rejects)
-        if conversation is not None:
-            result.conversations.append(conversation)
-    return result
+    return read_conversation_lines(path, source, NAME, parse_record)
 
 
-def parse_record(
-    record: Any, source: str, file_name: str, line: int, rejects: list[Reject]
-) -> Conversation | None:
-    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
-        rejects.append(
-            Reject(
-                source=source, line=line, reason="no messages list", excerpt=excerpt(str(record))
-            )
-        )
-        return None
-    conversation = Conversation(
-        id=conversation_id(record, file_name, line), source=source, format=NAME, line=line
-    )
+def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
+    """Fill ``conversation`` with the messages of one line's record."""
+    line = conversation.line
     legacy_open: dict[str, list[str]] = {}  # legacy function_call: name -> open synthetic ids
     for index, message in enumerate(record["messages"]):
         if not isinstance(message, dict):
@@ -105,7 +83,6 @@ def parse_record(
                     parts=[_tool_result(message, str(call_id), line, pointer)],
                 )
             )
-    return conversation
 
 
 def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list[str]]) -> Message:
