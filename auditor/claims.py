@@ -443,8 +443,11 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
                 break
     success = next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None)
     question = bool(_QUESTION_END.search(unit.text))
+    if any(c.regex.search(text) for c in pack.of_kind("past")):
+        failure = None  # it speaks of an earlier turn's action, not of this call
     aside = (
-        any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
+        any(c.regex.search(unit.text) for c in pack.of_kind("past"))
+        or any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
         or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
         or bool(_INTRO_END.search(unit.text))
         or not unit.tokens

@@ -156,6 +156,7 @@ CueKind = Literal[
     "identity",  # speaks of who the person is (ties a sentence to an identity tool)
     "contrast",  # a clause after it outweighs the clause before ("but", "however")
     "clause",  # a clause boundary without contrast (", and I ..."): parts may speak of other calls
+    "past",  # speaks of an earlier turn's action ("my earlier request"): no claim on this turn
     "concession",  # the clause it opens is outweighed by the rest ("although")
 ]
 
