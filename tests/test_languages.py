@@ -10,7 +10,8 @@ FORBIDDEN = {"content": text_block("403 Forbidden"), "isError": True}
     ("reply", "claim", "language"),
     [
         (
-            "Ich konnte das Ticket OPS-142 leider nicht aktualisieren, der Zugriff wurde verweigert.",
+            "Ich konnte das Ticket OPS-142 leider nicht aktualisieren, "
+            "der Zugriff wurde verweigert.",
             "failure",
             "de",
         ),
