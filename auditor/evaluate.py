@@ -111,7 +111,7 @@ def _score(expected: pl.Series, got: pl.Series, kinds: set[str] | None) -> Score
 def evaluate(corpus: str | Path, *, rules: RuleSet | None = None) -> Evaluation:
     corpus = Path(corpus)
     labels = pl.read_ndjson(corpus / LABELS, infer_schema_length=None)
-    inputs = [path for path, _ in expand([corpus]) if path.name != LABELS]
+    inputs = [path for path, _ in expand([corpus])]
     result = scan(inputs, rules=rules)
     calls = result.calls.unique(subset=KEY, keep="first")
     expected = labels.select(

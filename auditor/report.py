@@ -57,6 +57,12 @@ def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame
     )
     if found.height:
         print_findings(console, found)
+    if summary.get("skipped_files"):
+        console.print(
+            f"{summary['skipped_files']} file(s) passed over as not transcripts: "
+            + ", ".join(f"{reason} ×{n}" for reason, n in summary["skipped_by_reason"].items()),
+            highlight=False,
+        )
     if summary["rejects"]:
         console.print(
             f"[yellow]{summary['rejects']} input line(s) could not be audited[/yellow] "

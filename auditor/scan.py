@@ -7,8 +7,11 @@ result.calls.filter(pl.col("finding") == "false_success")
 
 from __future__ import annotations
 
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from auditor.readers import read_file
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import calls_frame, rejects_frame, summarize
 
-TRANSCRIPT_SUFFIXES = (".jsonl", ".ndjson", ".json")
+STDIN = "-"
 
 
 @dataclass
@@ -29,6 +32,8 @@ class ScanResult:
     rejects: pl.DataFrame
     files: int
     conversations: int
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (source, why)
+    passed_over: dict[str, int] = field(default_factory=dict)  # reason -> lines or records
 
     @property
     def findings(self) -> pl.DataFrame:
@@ -36,20 +41,39 @@ class ScanResult:
 
     def summary(self) -> dict[str, Any]:
         return summarize(
-            self.calls, self.rejects, files=self.files, conversations=self.conversations
+            self.calls,
+            self.rejects,
+            files=self.files,
+            conversations=self.conversations,
+            skipped=self.skipped,
+            passed_over=self.passed_over,
         )
 
 
+def _visible(path: Path, root: Path) -> bool:
+    return not any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
 def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, str]]:
-    """(file, source name) for each input: files as given, folders walked in sorted order."""
+    """(file, source name) for each input: files as given, folders walked in sorted order
+    (hidden files and folders, such as ``.git``, are left out)."""
     for given in paths:
         path = Path(given)
-        if path.is_dir():
+        if str(given) == STDIN:
+            yield path, STDIN
+        elif path.is_dir():
             for child in sorted(path.rglob("*")):
-                if child.is_file() and child.suffix.lower() in TRANSCRIPT_SUFFIXES:
+                if child.is_file() and _visible(child, path):
                     yield child, str(child)
         else:
             yield path, str(given)
+
+
+def _stdin_copy() -> Path:
+    """Standard input saved to a temporary file, so that detection can look at its start."""
+    with tempfile.NamedTemporaryFile(prefix="auditor-stdin-", delete=False) as handle:
+        shutil.copyfileobj(sys.stdin.buffer, handle)
+    return Path(handle.name)
 
 
 def scan(
@@ -63,14 +87,25 @@ def scan(
     rules = rules or load_rules(rules_dir)
     rows: list[dict[str, Any]] = []
     rejects: list[Reject] = []
+    skipped: list[tuple[str, str]] = []
+    passed_over: dict[str, int] = {}
     files = conversations = 0
-    for path, source in expand(paths):
+    for given, source in expand(paths):
         files += 1
+        path = _stdin_copy() if source == STDIN else given
         if not path.exists():
             rejects.append(Reject(source=source, line=0, reason="no such file"))
             continue
-        read = read_file(path, source, input_format)
+        try:
+            read = read_file(path, source, input_format)
+        finally:
+            if source == STDIN:
+                path.unlink(missing_ok=True)
         rejects.extend(read.rejects)
+        if read.skipped:
+            skipped.append((source, read.skipped))
+        for reason, count in read.passed_over.items():
+            passed_over[reason] = passed_over.get(reason, 0) + count
         for conversation in read.conversations:
             conversations += 1
             audited = audit_conversation(conversation, rules)
@@ -88,4 +123,6 @@ def scan(
         rejects=rejects_frame(rejects),
         files=files,
         conversations=conversations,
+        skipped=skipped,
+        passed_over=passed_over,
     )

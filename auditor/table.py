@@ -62,9 +62,19 @@ def findings(calls: pl.DataFrame) -> pl.DataFrame:
 
 
 def summarize(
-    calls: pl.DataFrame, rejects: pl.DataFrame, *, files: int, conversations: int
+    calls: pl.DataFrame,
+    rejects: pl.DataFrame,
+    *,
+    files: int,
+    conversations: int,
+    skipped: list[tuple[str, str]] | None = None,
+    passed_over: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """Counts by outcome, claim, finding and severity, and what could not be read."""
+    skipped = skipped or []
+    skipped_by_reason: dict[str, int] = {}
+    for _, reason in skipped:
+        skipped_by_reason[reason] = skipped_by_reason.get(reason, 0) + 1
 
     def counts(column: str, vocabulary: Iterable[str]) -> dict[str, int]:
         found = dict(calls.group_by(column).len().iter_rows()) if calls.height else {}
@@ -84,6 +94,9 @@ def summarize(
             "warning": int(found.filter(pl.col("severity") == "warning").height),
         },
         "recovered": int(calls["recovered"].sum()) if calls.height else 0,
+        "skipped_files": len(skipped),
+        "skipped_by_reason": skipped_by_reason,
+        "passed_over_by_reason": dict(passed_over or {}),
         "rejects": rejects.height,
         "rejects_by_reason": dict(
             rejects.group_by("reason").len().sort("len", descending=True).iter_rows()

@@ -1,7 +1,9 @@
 """Readers, one module per transcript format, and detection of the format of each file.
 
-Each reader module has ``NAME``, ``DESCRIPTION``, ``looks_like(record) -> int`` (how strongly one
-decoded record looks like its format) and ``read(path, source) -> ReadResult``.
+A reader module has ``NAME``, ``DESCRIPTION``, ``read(path, source) -> ReadResult``, and a way to
+recognise its format from the start of a file: ``sniff(sample) -> int`` (how strongly a
+``Sample`` looks like its format, 0 = not at all), or for one-record-per-line formats
+``looks_like(record) -> int``, summed over the first records. The highest score wins.
 """
 
 from __future__ import annotations
@@ -9,38 +11,31 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-import orjson
-
 from auditor.model import Reject
-from auditor.readers import anthropic, claude_code, labels, openai_chat
-from auditor.readers.base import ReadResult, excerpt
+from auditor.readers import anthropic, claude_code, documents, labels, openai_chat
+from auditor.readers.base import STREAM_ERRORS, ReadResult, Sample, excerpt, take_sample
 
-READERS: dict[str, ModuleType] = {
-    module.NAME: module for module in (openai_chat, anthropic, claude_code, labels)
-}
-SAMPLE_RECORDS = 20
-SAMPLE_BYTES = 4 << 20
+# Order matters only for ties: the more specific format first.
+MODULES: tuple[ModuleType, ...] = (
+    labels,
+    claude_code,
+    openai_chat,
+    anthropic,
+    documents,
+)
+READERS: dict[str, ModuleType] = {module.NAME: module for module in MODULES}
+
+
+def score(module: ModuleType, sample: Sample) -> int:
+    if hasattr(module, "sniff"):
+        return int(module.sniff(sample))
+    return sum(module.looks_like(record) for record in sample.records if record is not None)
 
 
 def detect(path: Path) -> ModuleType | None:
-    """The reader whose format the first records of a file match best, or None."""
-    scores = dict.fromkeys(READERS, 0)
-    seen = 0
-    with open(path, "rb") as handle:
-        budget = SAMPLE_BYTES
-        for raw in handle:
-            budget -= len(raw)
-            if raw.strip():
-                try:
-                    record = orjson.loads(raw.lstrip(b"\xef\xbb\xbf"))
-                except orjson.JSONDecodeError:
-                    record = None
-                if record is not None:
-                    seen += 1
-                    for name, module in READERS.items():
-                        scores[name] += module.looks_like(record)
-            if seen >= SAMPLE_RECORDS or budget <= 0:
-                break
+    """The reader whose format the start of a file matches best, or None."""
+    sample = take_sample(path)
+    scores = {name: score(module, sample) for name, module in READERS.items()}
     best = max(scores, key=lambda name: scores[name])
     return READERS[best] if scores[best] > 0 else None
 
@@ -49,30 +44,15 @@ def read_file(path: Path, source: str, format_name: str | None = None) -> ReadRe
     """Read one file with the named reader, or the detected one; never raises on bad content."""
     try:
         module = READERS[format_name] if format_name else detect(path)
-    except OSError as exc:
-        return ReadResult(
-            rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")]
-        )
-    if module is None:
-        first = b""
-        try:
-            with open(path, "rb") as handle:
-                first = handle.readline()
-        except OSError:
-            pass
-        return ReadResult(
-            rejects=[
-                Reject(
-                    source=source,
-                    line=1,
-                    reason="no known transcript format",
-                    excerpt=excerpt(first),
-                )
-            ]
-        )
-    try:
+        if module is None:
+            sample = take_sample(path)
+            first = sample.lines[0] if sample.lines else b"(empty file)"
+            reason = "empty file" if not sample.head.strip() else "no known transcript format"
+            return ReadResult(
+                rejects=[Reject(source=source, line=1, reason=reason, excerpt=excerpt(first))]
+            )
         return module.read(path, source)
-    except OSError as exc:
+    except (OSError, *STREAM_ERRORS) as exc:
         return ReadResult(
             rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")]
         )

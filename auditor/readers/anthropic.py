@@ -50,13 +50,20 @@ def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
         conversation.messages.append(
             Message(role="system", line=line, parts=[TextPart(text=system, line=line)])
         )
-    for index, message in enumerate(record["messages"]):
+    parse_messages(record["messages"], conversation, line)
+
+
+def parse_messages(
+    messages: list[Any], conversation: Conversation, line: int, pointer: str = "/messages"
+) -> None:
+    """Append Anthropic ``messages`` to ``conversation``. ``pointer`` locates the list."""
+    for index, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
         role = message.get("role")
         if role not in ("user", "assistant"):
             continue
-        parts = content_parts(message.get("content"), line, f"/messages/{index}/content")
+        parts = content_parts(message.get("content"), line, f"{pointer}/{index}/content")
         from_person = role == "user" and any(
             isinstance(p, TextPart) and p.text.strip() for p in parts
         )

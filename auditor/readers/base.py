@@ -2,16 +2,115 @@
 
 from __future__ import annotations
 
+import gzip
+import io
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
+import zstandard
 
 from auditor.model import Conversation, Reject
 
 EXCERPT_CHARS = 120
+COMPRESSED = {".gz": "gzip", ".zst": "zstd"}
+SAMPLE_BYTES = 256 << 10
+SAMPLE_LINES = 60
+
+
+def plain_name(path: Path) -> str:
+    """The file name without a compression suffix (``a.jsonl.gz`` -> ``a.jsonl``)."""
+    name = path.name
+    for suffix in COMPRESSED:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def open_bytes(path: Path) -> IO[bytes]:
+    """The decompressed bytes of a file (``.gz`` and ``.zst`` are read through)."""
+    kind = COMPRESSED.get(path.suffix.lower())
+    if kind == "gzip":
+        return gzip.open(path, "rb")
+    if kind == "zstd":
+        raw = open(path, "rb")  # noqa: SIM115 - closed with the reader it feeds
+        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True))
+    return open(path, "rb")
+
+
+# Errors a damaged compressed stream raises part way through.
+STREAM_ERRORS = (EOFError, OSError, zlib.error, zstandard.ZstdError)
+
+
+@dataclass
+class Sample:
+    """The start of a file, for readers to recognise their format from."""
+
+    path: Path
+    name: str  # file name without compression suffix
+    head: bytes  # the first SAMPLE_BYTES of decompressed content
+    lines: list[bytes]  # the first non-blank lines of ``head``
+    records: list[Any]  # each of ``lines`` decoded as JSON (None where it is not)
+
+    @property
+    def suffix(self) -> str:
+        return Path(self.name).suffix.lower()
+
+    @property
+    def text(self) -> str:
+        return self.head.decode("utf-8", "replace")
+
+    def looks_like_json_document(self) -> bool:
+        """The file is one JSON value spread over lines (pretty-printed or a single big line)."""
+        stripped = self.head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if stripped[:1] not in (b"{", b"["):
+            return False
+        first = self.records[0] if self.records else None
+        return first is None or len(self.lines) == 1
+
+
+def take_sample(path: Path) -> Sample:
+    with open_bytes(path) as handle:
+        try:
+            head = handle.read(SAMPLE_BYTES)
+        except STREAM_ERRORS:
+            head = b""
+    lines = [line for line in head.splitlines() if line.strip()][:SAMPLE_LINES]
+    if len(head) == SAMPLE_BYTES and lines and not head.endswith(b"\n"):
+        lines = lines[:-1] or lines  # the last line may be cut by the sample's end
+    records = []
+    for line in lines:
+        try:
+            records.append(orjson.loads(line.lstrip(b"\xef\xbb\xbf")))
+        except orjson.JSONDecodeError:
+            records.append(None)
+    return Sample(path=path, name=plain_name(path), head=head, lines=lines, records=records)
+
+
+def load_document(path: Path, source: str, rejects: list[Reject]) -> Any | None:
+    """A whole file as one JSON value, or None (with a reject) when it is not valid JSON."""
+    try:
+        with open_bytes(path) as handle:
+            data = handle.read()
+    except STREAM_ERRORS as exc:
+        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
+        return None
+    try:
+        return orjson.loads(data.lstrip(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError as exc:
+        line = data.count(b"\n", 0, exc.pos) + 1
+        rejects.append(
+            Reject(
+                source=source,
+                line=line,
+                reason=f"malformed JSON document: {exc.msg}",
+                excerpt=excerpt(data[max(0, exc.pos - 40) : exc.pos + 40]),
+            )
+        )
+        return None
 
 
 def excerpt(raw: bytes | str, limit: int = EXCERPT_CHARS) -> str:
@@ -23,11 +122,18 @@ def excerpt(raw: bytes | str, limit: int = EXCERPT_CHARS) -> str:
 
 @dataclass
 class ReadResult:
-    """Conversations and rejects from one file, in file order."""
+    """Conversations and rejects from one file, in file order; ``skipped`` says why a file that
+    is not a transcript (a licence, a labels file) was passed over."""
 
     conversations: list[Conversation] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
-    lines: int = 0
+    skipped: str | None = None
+    # Lines or records read and deliberately not audited (log text around the events, events
+    # that carry no conversation): reason -> how many. The summary counts them.
+    passed_over: dict[str, int] = field(default_factory=dict)
+
+    def pass_over(self, reason: str, count: int = 1) -> None:
+        self.passed_over[reason] = self.passed_over.get(reason, 0) + count
 
 
 def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:

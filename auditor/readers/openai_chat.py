@@ -46,12 +46,20 @@ def read(path: Path, source: str) -> ReadResult:
 
 def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
     """Fill ``conversation`` with the messages of one line's record."""
-    line = conversation.line
+    parse_messages(record["messages"], conversation, conversation.line)
+
+
+def parse_messages(
+    messages: list[Any], conversation: Conversation, line: int, pointer: str = "/messages"
+) -> None:
+    """Append Chat Completions ``messages`` to ``conversation``; other formats that store chat
+    messages (benchmark trajectories, for one) use this too. ``pointer`` locates the list."""
     legacy_open: dict[str, list[str]] = {}  # legacy function_call: name -> open synthetic ids
-    for index, message in enumerate(record["messages"]):
+    base = pointer
+    for index, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
-        pointer = f"/messages/{index}"
+        pointer = f"{base}/{index}"
         role = message.get("role")
         content = message.get("content")
         if role in ("system", "developer"):
