@@ -12,13 +12,35 @@ from pathlib import Path
 from types import ModuleType
 
 from auditor.model import Reject
-from auditor.readers import anthropic, claude_code, documents, labels, openai_chat
+from auditor.readers import (
+    anthropic,
+    claude_code,
+    documents,
+    labels,
+    log_lines,
+    mcp_wire,
+    openai_chat,
+    openai_responses,
+    otel_genai,
+    runner_steps,
+    swe_agent,
+    tau2_bench,
+    tau_bench,
+)
 from auditor.readers.base import STREAM_ERRORS, ReadResult, Sample, excerpt, take_sample
 
 # Order matters only for ties: the more specific format first.
 MODULES: tuple[ModuleType, ...] = (
     labels,
     claude_code,
+    runner_steps,
+    mcp_wire,
+    otel_genai,
+    openai_responses,
+    tau_bench,
+    tau2_bench,
+    swe_agent,
+    log_lines,
     openai_chat,
     anthropic,
     documents,

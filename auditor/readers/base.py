@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -181,6 +182,30 @@ def read_conversation_lines(
         parse(record, conversation)
         result.conversations.append(conversation)
     return result
+
+
+_DECODER = json.JSONDecoder()
+
+
+def embedded_json(text: str, start: int = 0) -> tuple[Any, int, int] | None:
+    """The first JSON object or array inside a text line, as ``(value, begin, end)``.
+
+    Log lines carry JSON after a prefix and sometimes before a suffix
+    (``... Message from server: {...} { metadata: undefined }``): the value is cut out by
+    decoding from the first brace, never by parsing to the end of the line.
+    """
+    position = start
+    while True:
+        brace = min(
+            (i for i in (text.find("{", position), text.find("[", position)) if i >= 0), default=-1
+        )
+        if brace < 0:
+            return None
+        try:
+            value, end = _DECODER.raw_decode(text, brace)
+            return value, brace, end
+        except ValueError:
+            position = brace + 1
 
 
 def as_text(value: Any) -> str:
