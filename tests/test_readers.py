@@ -175,3 +175,70 @@ def test_a_file_in_no_known_format_is_reported(tmp_path: Path):
     (tmp_path / "notes.jsonl").write_text('{"hello": "world"}\n', encoding="utf-8")
     result = scan([tmp_path / "notes.jsonl"])
     assert result.rejects.row(0, named=True)["reason"] == "no known transcript format"
+
+
+def slack_false_success(conversation_id: str) -> dict:
+    return chat(
+        user("post it"),
+        assistant(None, call("c1", "slack_post_message", channel="#ops")),
+        tool("c1", json.dumps({"ok": False, "error": "channel_not_found"})),
+        assistant("Posted ✅"),
+        conversation_id=conversation_id,
+    )
+
+
+def test_a_json_file_holding_one_conversation_is_read(tmp_path: Path):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(slack_false_success("j1"), indent=2), encoding="utf-8")
+    row = scan([path]).calls.row(0, named=True)
+    assert (row["conversation_id"], row["finding"], row["line"]) == ("j1", "false_success", 1)
+
+
+def test_a_json_array_of_conversations_gives_each_its_starting_line(tmp_path: Path):
+    path = tmp_path / "array.json"
+    conversations = [slack_false_success("a"), slack_false_success("b")]
+    path.write_text(json.dumps(conversations, indent=2), encoding="utf-8")
+    rows = scan([path]).calls.sort("conversation_id")
+    assert rows["line"].to_list()[0] == 2
+    assert rows["line"].to_list()[1] > 2
+    assert rows["evidence_pointer"].to_list()[1].startswith("/1/messages/2/")
+
+
+def test_an_object_with_a_list_of_conversations_is_read(tmp_path: Path):
+    path = tmp_path / "export.json"
+    export = {"exported_at": "2024-06-18", "conversations": [slack_false_success("x")]}
+    path.write_text(json.dumps(export, indent=2), encoding="utf-8")
+    row = scan([path]).calls.row(0, named=True)
+    assert row["evidence_pointer"].startswith("/conversations/0/messages/")
+
+
+def test_gzip_and_zstd_files_are_read_through(tmp_path: Path):
+    import gzip
+
+    import zstandard
+
+    line = (json.dumps(slack_false_success("z")) + "\n").encode()
+    (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(line))
+    (tmp_path / "b.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(line))
+    result = scan([tmp_path])
+    assert result.calls.height == 2
+    assert result.rejects.height == 0
+
+
+def test_a_truncated_gzip_file_is_reported_not_raised(tmp_path: Path):
+    import gzip
+
+    lines = "".join(json.dumps(slack_false_success(f"c{i}")) + "\n" for i in range(200)).encode()
+    packed = gzip.compress(lines)
+    (tmp_path / "cut.jsonl.gz").write_bytes(packed[: len(packed) // 2])
+    result = scan([tmp_path / "cut.jsonl.gz"])
+    assert result.calls.height > 0
+    assert "compressed" in result.rejects.row(-1, named=True)["reason"]
+
+
+def test_licences_and_readmes_are_passed_over_with_a_reason(tmp_path: Path):
+    (tmp_path / "LICENSE").write_text("MIT License\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text("# logs\n", encoding="utf-8")
+    result = scan([tmp_path])
+    assert result.rejects.height == 0
+    assert result.summary()["skipped_files"] == 2

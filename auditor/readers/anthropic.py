@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, read_conversation_lines
+from auditor.readers.base import ReadResult, Sample, read_conversations, sniff_conversations
 
 NAME = "anthropic_messages"
 DESCRIPTION = (
@@ -38,19 +38,23 @@ def looks_like(record: Any) -> int:
     return 1
 
 
+def sniff(sample: Sample) -> int:
+    return sniff_conversations(sample, looks_like)
+
+
 def read(path: Path, source: str) -> ReadResult:
-    return read_conversation_lines(path, source, NAME, parse_record)
+    return read_conversations(path, source, NAME, parse_record)
 
 
-def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
-    """Fill ``conversation`` with the messages of one line's record."""
+def parse_record(record: dict[str, Any], conversation: Conversation, pointer: str = "") -> None:
+    """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record."""
     line = conversation.line
     system = record.get("system")
     if isinstance(system, str) and system:
         conversation.messages.append(
             Message(role="system", line=line, parts=[TextPart(text=system, line=line)])
         )
-    parse_messages(record["messages"], conversation, line)
+    parse_messages(record["messages"], conversation, line, f"{pointer}/messages")
 
 
 def parse_messages(

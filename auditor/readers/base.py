@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,15 +33,21 @@ def plain_name(path: Path) -> str:
     return name
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
 def open_bytes(path: Path) -> IO[bytes]:
-    """The decompressed bytes of a file (``.gz`` and ``.zst`` are read through)."""
-    kind = COMPRESSED.get(path.suffix.lower())
-    if kind == "gzip":
+    """The decompressed bytes of a file: gzip and zstd are recognised by their magic bytes
+    (so compressed standard input works too), other files are read as they are."""
+    raw = open(path, "rb")  # noqa: SIM115 - returned to the caller, or closed with its reader
+    magic = raw.peek(4)[:4] if isinstance(raw, io.BufferedReader) else b""
+    if magic.startswith(GZIP_MAGIC):
+        raw.close()
         return gzip.open(path, "rb")
-    if kind == "zstd":
-        raw = open(path, "rb")  # noqa: SIM115 - closed with the reader it feeds
+    if magic.startswith(ZSTD_MAGIC):
         return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True))
-    return open(path, "rb")
+    return raw
 
 
 # Errors a damaged compressed stream raises part way through.
@@ -74,11 +82,14 @@ class Sample:
 
 
 def take_sample(path: Path) -> Sample:
+    chunks: list[bytes] = []
     with open_bytes(path) as handle:
-        try:
-            head = handle.read(SAMPLE_BYTES)
+        try:  # read in pieces, so a damaged compressed stream still yields its sound start
+            while sum(map(len, chunks)) < SAMPLE_BYTES and (chunk := handle.read(16 << 10)):
+                chunks.append(chunk)
         except STREAM_ERRORS:
-            head = b""
+            pass
+    head = b"".join(chunks)[:SAMPLE_BYTES]
     lines = [line for line in head.splitlines() if line.strip()][:SAMPLE_LINES]
     if len(head) == SAMPLE_BYTES and lines and not head.endswith(b"\n"):
         lines = lines[:-1] or lines  # the last line may be cut by the sample's end
@@ -154,16 +165,23 @@ def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple
                 )
 
 
-def read_conversation_lines(
+def read_conversations(
     path: Path,
     source: str,
     format_name: str,
-    parse: Callable[[dict[str, Any], Conversation], None],
+    parse: Callable[[dict[str, Any], Conversation, str], None],
 ) -> ReadResult:
-    """Read a one-conversation-per-line file: ``parse`` fills each line's conversation."""
+    """Read conversations stored one per line (JSONL), or as a ``.json`` document holding one
+    conversation, an array of them, or an object with a list of them. ``parse(record,
+    conversation, pointer)`` fills each conversation; ``pointer`` locates the record."""
     result = ReadResult()
-    for number, record in json_lines(path, source, result.rejects):
-        if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+    sample = take_sample(path)
+    if sample.looks_like_json_document():
+        records = _document_records(path, source, result.rejects)
+    else:
+        records = ((n, "", r) for n, r in json_lines(path, source, result.rejects))
+    for number, pointer, record in records:
+        if not is_conversation(record):
             result.rejects.append(
                 Reject(
                     source=source,
@@ -174,14 +192,78 @@ def read_conversation_lines(
             )
             continue
         conversation = Conversation(
-            id=conversation_id(record, path.name, number),
+            id=conversation_id(record, sample.name, number),
             source=source,
             format=format_name,
             line=number,
         )
-        parse(record, conversation)
+        parse(record, conversation, pointer)
         result.conversations.append(conversation)
     return result
+
+
+def sniff_conversations(sample: Sample, looks_like: Callable[[Any], int]) -> int:
+    """Score a sample with a per-record ``looks_like``: the records of a JSONL file, or the
+    conversations at the start of a JSON document (which the sample may cut short)."""
+    if not sample.looks_like_json_document():
+        return sum(looks_like(record) for record in sample.records if record is not None)
+    text = sample.text.lstrip("\ufeff")
+    ignored: list[Reject] = []
+    if text.lstrip().startswith("["):
+        items = json_items(text, sample.name, ignored)
+    else:
+        try:
+            whole = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            whole = None
+        if whole is not None and is_conversation(whole):
+            return looks_like(whole)
+        match = re.search(r'"([^"\\]{1,64})"\s*:\s*\[\s*\{', text)
+        items = json_items(text, sample.name, ignored, match.group(1)) if match else iter(())
+    return sum(looks_like(item) for _, _, item in itertools.islice(items, 20))
+
+
+def is_conversation(record: Any) -> bool:
+    return isinstance(record, dict) and isinstance(record.get("messages"), list)
+
+
+def conversation_list_key(document: Any) -> str | None:
+    """The key of a document object whose value is a list of conversations, if there is one."""
+    if not isinstance(document, dict):
+        return None
+    for key, value in document.items():
+        if isinstance(value, list) and value and all(is_conversation(v) for v in value[:20]):
+            return key
+    return None
+
+
+def _document_records(
+    path: Path, source: str, rejects: list[Reject]
+) -> Iterator[tuple[int, str, Any]]:
+    text = read_text(path, source, rejects)
+    if text is None:
+        return
+    try:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        rejects.append(
+            Reject(
+                source=source,
+                line=line,
+                reason=f"malformed JSON document: {exc.msg}",
+                excerpt=excerpt(text[max(0, exc.pos - 40) : exc.pos + 40]),
+            )
+        )
+        return
+    if is_conversation(document):
+        yield 1, "", document
+    elif isinstance(document, list):
+        yield from json_items(text, source, rejects)
+    elif (key := conversation_list_key(document)) is not None:
+        yield from json_items(text, source, rejects, key)
+    else:
+        yield 1, "", document
 
 
 _DECODER = json.JSONDecoder()
@@ -206,6 +288,68 @@ def embedded_json(text: str, start: int = 0) -> tuple[Any, int, int] | None:
             return value, brace, end
         except ValueError:
             position = brace + 1
+
+
+def read_text(path: Path, source: str, rejects: list[Reject]) -> str | None:
+    """A whole (decompressed) file as text, or None with a reject when it cannot be read."""
+    try:
+        with open_bytes(path) as handle:
+            data = handle.read()
+    except STREAM_ERRORS as exc:
+        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
+        return None
+    return data.decode("utf-8", "replace").lstrip("\ufeff")
+
+
+def json_items(
+    text: str, source: str, rejects: list[Reject], key: str | None = None
+) -> Iterator[tuple[int, str, Any]]:
+    """``(line, pointer, item)`` for the items of a JSON array in a document, with the line each
+    item starts on: the top-level array, or the array under ``key`` of a top-level object.
+    A damaged item ends the walk with a reject naming its line."""
+    position = 0
+    prefix = ""
+    if key is not None:
+        match = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text)
+        if match is None:
+            return
+        position, prefix = match.end() - 1, f"/{key}"
+    position = _skip_space(text, position)
+    if text[position : position + 1] != "[":
+        return
+    position += 1
+    line = 1 + text.count("\n", 0, position)
+    counted_to = position
+    index = 0
+    while True:
+        position = _skip_space(text, position)
+        if text[position : position + 1] == "]" or position >= len(text):
+            return
+        line += text.count("\n", counted_to, position)
+        counted_to = position
+        try:
+            item, end = _DECODER.raw_decode(text, position)
+        except ValueError as exc:
+            rejects.append(
+                Reject(
+                    source=source,
+                    line=line,
+                    reason=f"malformed JSON document: {exc}",
+                    excerpt=excerpt(text[position : position + 80]),
+                )
+            )
+            return
+        yield line, f"{prefix}/{index}", item
+        index += 1
+        position = _skip_space(text, end)
+        if text[position : position + 1] == ",":
+            position += 1
+
+
+def _skip_space(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n":
+        position += 1
+    return position
 
 
 def as_text(value: Any) -> str:

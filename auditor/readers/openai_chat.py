@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, as_text, decode_arguments, read_conversation_lines
+from auditor.readers.base import (
+    ReadResult,
+    Sample,
+    as_text,
+    decode_arguments,
+    read_conversations,
+    sniff_conversations,
+)
 
 NAME = "openai_chat"
 DESCRIPTION = "OpenAI Chat Completions messages, one conversation per line (tool_calls, role tool)"
@@ -40,13 +47,17 @@ def looks_like(record: Any) -> int:
     return score
 
 
+def sniff(sample: Sample) -> int:
+    return sniff_conversations(sample, looks_like)
+
+
 def read(path: Path, source: str) -> ReadResult:
-    return read_conversation_lines(path, source, NAME, parse_record)
+    return read_conversations(path, source, NAME, parse_record)
 
 
-def parse_record(record: dict[str, Any], conversation: Conversation) -> None:
-    """Fill ``conversation`` with the messages of one line's record."""
-    parse_messages(record["messages"], conversation, conversation.line)
+def parse_record(record: dict[str, Any], conversation: Conversation, pointer: str = "") -> None:
+    """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record."""
+    parse_messages(record["messages"], conversation, conversation.line, f"{pointer}/messages")
 
 
 def parse_messages(
