@@ -228,8 +228,11 @@ def test_gzip_and_zstd_files_are_read_through(tmp_path: Path):
 def test_a_truncated_gzip_file_is_reported_not_raised(tmp_path: Path):
     import gzip
 
-    lines = "".join(json.dumps(slack_false_success(f"c{i}")) + "\n" for i in range(200)).encode()
-    packed = gzip.compress(lines)
+    import random
+
+    noise = random.Random(7)
+    records = [slack_false_success(f"c{i}-{noise.getrandbits(128):032x}") for i in range(2000)]
+    packed = gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode())
     (tmp_path / "cut.jsonl.gz").write_bytes(packed[: len(packed) // 2])
     result = scan([tmp_path / "cut.jsonl.gz"])
     assert result.calls.height > 0

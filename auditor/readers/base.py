@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import io
 import itertools
 import json
@@ -43,11 +42,43 @@ def open_bytes(path: Path) -> IO[bytes]:
     raw = open(path, "rb")  # noqa: SIM115 - returned to the caller, or closed with its reader
     magic = raw.peek(4)[:4] if isinstance(raw, io.BufferedReader) else b""
     if magic.startswith(GZIP_MAGIC):
-        raw.close()
-        return gzip.open(path, "rb")
+        return io.BufferedReader(_GzipStream(raw))
     if magic.startswith(ZSTD_MAGIC):
         return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True))
     return raw
+
+
+class _GzipStream(io.RawIOBase):
+    """Gzip decompression that hands out everything a damaged or cut-off file still holds
+    before it raises ``EOFError`` (the standard ``gzip`` module raises before handing out the
+    last part). Concatenated gzip members are read one after another."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self._pending = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._pending:
+            chunk = self._inflate.unused_data or self._raw.read(64 << 10)
+            if self._inflate.eof:
+                if not chunk:
+                    return 0
+                self._inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            elif not chunk:
+                raise EOFError("compressed file ended before the end-of-stream marker")
+            self._pending = self._inflate.decompress(chunk)
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 # Errors a damaged compressed stream raises part way through.
