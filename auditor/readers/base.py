@@ -181,19 +181,27 @@ class ReadResult:
 
 def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
     """Yield (line number, decoded JSON) for each non-blank line; bad lines go to ``rejects``."""
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            if not raw.strip():
-                continue
-            try:
-                yield number, orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                reason = "truncated JSON" if not raw.endswith(b"\n") else f"malformed JSON: {exc}"
-                rejects.append(
-                    Reject(source=source, line=number, reason=reason, excerpt=excerpt(raw))
+    number = 0
+    with open_bytes(path) as handle:
+        try:
+            for number, raw in enumerate(handle, 1):
+                line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+                if not line.strip():
+                    continue
+                try:
+                    yield number, orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    cut = not line.endswith(b"\n")
+                    reason = "truncated JSON" if cut else f"malformed JSON: {exc}"
+                    rejects.append(
+                        Reject(source=source, line=number, reason=reason, excerpt=excerpt(line))
+                    )
+        except STREAM_ERRORS as exc:
+            rejects.append(
+                Reject(
+                    source=source, line=number + 1, reason=f"unreadable compressed stream: {exc}"
                 )
+            )
 
 
 def read_conversations(
