@@ -1,8 +1,11 @@
 """Readers: format detection, pairing by id, and bad lines reported without losing the rest."""
 
+import gzip
 import json
+import random
 from pathlib import Path
 
+import zstandard
 from builders import (
     anthropic,
     assistant,
@@ -213,10 +216,6 @@ def test_an_object_with_a_list_of_conversations_is_read(tmp_path: Path):
 
 
 def test_gzip_and_zstd_files_are_read_through(tmp_path: Path):
-    import gzip
-
-    import zstandard
-
     line = (json.dumps(slack_false_success("z")) + "\n").encode()
     (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(line))
     (tmp_path / "b.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(line))
@@ -226,10 +225,6 @@ def test_gzip_and_zstd_files_are_read_through(tmp_path: Path):
 
 
 def test_a_truncated_gzip_file_is_reported_not_raised(tmp_path: Path):
-    import gzip
-
-    import random
-
     noise = random.Random(7)
     records = [slack_false_success(f"c{i}-{noise.getrandbits(128):032x}") for i in range(2000)]
     packed = gzip.compress("".join(json.dumps(r) + "\n" for r in records).encode())
