@@ -22,6 +22,7 @@ How a reply is read, in order:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -48,10 +49,13 @@ _INTRO_END = re.compile(r":\s*$")
 _SUFFIX = re.compile(r"(?:ing|ed|s)$")
 _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
-MAX_RESULT_TOKENS = 400
+MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
+MAX_DATA_TOKENS = 4000  # result tokens that count as data the reply may present
 LONG_VALUE = 200
 LANGUAGE_MIN_SCORE = 2.0  # marker weight a text needs before its language is named
 LANGUAGE_LEAD = 1.5  # how far the best language must lead the next
+LANGUAGE_SAMPLE_CHARS = 4000  # enough text to tell a language by its common words
+DATA_CHARS = 20_000  # how much of a result's data ties sentences to it
 TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
 NAME_WEIGHT = 1.5  # the tool's own name words name the action: the strongest tie
 
@@ -129,7 +133,26 @@ def words(text: str) -> list[str]:
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
+    if len(text) <= 200:
+        return set(_short_tokens(text, stopwords))
     return set(_token_stream(text, stopwords))
+
+
+@functools.lru_cache(maxsize=65536)
+def _short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
+    """Tool names, argument values and sentences recur: their tokens are worked out once."""
+    return frozenset(_token_stream(text, stopwords))
+
+
+def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
+    """The first ``limit`` distinct tokens of a text, in order, reading no further than needed."""
+    seen: dict[str, None] = {}
+    for token in _token_stream(text, stopwords):
+        if token not in seen:
+            seen[token] = None
+            if len(seen) >= limit:
+                break
+    return list(seen)
 
 
 def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
@@ -224,8 +247,9 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     for text in _strings(view.arguments, 200):
         # Long values (queries, message bodies) and links point at things; short ones name them.
         add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
-    data = data_text(view.result_values, view.result_texts)
-    for token in itertools.islice(dict.fromkeys(_token_stream(data, stopwords)), MAX_RESULT_TOKENS):
+    data = data_text(view.result_values, view.result_texts)[:DATA_CHARS]
+    data_tokens = first_tokens(data, stopwords, MAX_DATA_TOKENS)
+    for token in data_tokens[:MAX_RESULT_TOKENS]:
         weights.setdefault(token, 1.0)
     add(view.error_text, 0.5)
     argument_text = " ".join(_strings(view.arguments, 200))
@@ -240,7 +264,7 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.quoted_text = _GROUPED_NUMBER.sub(
         "", " ".join((data, argument_text, view.context_text)).lower()
     )
-    view.data_tokens = frozenset(tokens(data[:20000], stopwords) - tokens(argument_text, stopwords))
+    view.data_tokens = frozenset(data_tokens) - tokens(argument_text, stopwords)
 
 
 # ----------------------------------------------------------------------------- units
@@ -477,17 +501,16 @@ def detect_language(text: str, rules: RuleSet, fallback: str | None = None) -> s
     A marker word shared by several languages ("de", "la", "en") counts for each of them in
     proportion; the best language must clearly lead, else ``fallback``.
     """
-    seen = words(text)
-    if not seen or not rules.languages:
+    seen = words(text[:LANGUAGE_SAMPLE_CHARS])
+    weights = rules.marker_weights
+    if not seen or not weights:
         return fallback
-    sharing: dict[str, int] = {}
-    for markers in rules.languages.values():
-        for marker in markers:
-            sharing[marker] = sharing.get(marker, 0) + 1
-    scores = {
-        language: sum(1 / sharing[w] for w in seen if w in markers)
-        for language, markers in rules.languages.items()
-    }
+    scores = dict.fromkeys(weights, 0.0)
+    for word in seen:
+        for language, markers in weights.items():
+            weight = markers.get(word)
+            if weight:
+                scores[language] += weight
     ranked = sorted(scores.values(), reverse=True)
     best = max(scores, key=lambda k: scores[k])
     runner_up = ranked[1] if len(ranked) > 1 else 0.0

@@ -204,8 +204,13 @@ class CuePack:
     stopwords: frozenset[str]
     cues: list[CompiledCue]
 
+    def __post_init__(self) -> None:
+        self._by_kind: dict[str, list[CompiledCue]] = {}
+        for cue in self.cues:
+            self._by_kind.setdefault(cue.kind, []).append(cue)
+
     def of_kind(self, kind: str) -> list[CompiledCue]:
-        return [c for c in self.cues if c.kind == kind]
+        return self._by_kind.get(kind, [])
 
 
 @dataclass
@@ -218,6 +223,18 @@ class RuleSet:
     language_names: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
+
+    @cached_property
+    def marker_weights(self) -> dict[str, dict[str, float]]:
+        """Per language, the weight of each marker word: 1 / the number of languages using it."""
+        sharing: dict[str, int] = {}
+        for markers in self.languages.values():
+            for marker in markers:
+                sharing[marker] = sharing.get(marker, 0) + 1
+        return {
+            language: {m: 1 / sharing[m] for m in markers}
+            for language, markers in self.languages.items()
+        }
 
 
 def _read_toml(path: Any, label: str) -> dict[str, Any]:
