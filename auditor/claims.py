@@ -98,6 +98,7 @@ class Unit:
     tokens: frozenset[str] = frozenset()
     calls: set[int] = field(default_factory=set)
     direct: bool = False  # tied to its calls by its own words
+    reading: Reading | None = None  # its cue matches, filled in when first needed
 
 
 @dataclass(frozen=True)
@@ -452,34 +453,67 @@ class Polarity:
     identity: bool  # speaks of who the person is
 
 
-def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
+@dataclass(frozen=True)
+class Reading:
+    """What a unit says whatever call it speaks of: its cue matches, worked out once."""
+
+    failures: tuple[tuple[str, re.Match[str]], ...]  # (cue id, match) in cue order
+    cue_text: str  # the text the failure matches were found in (opposites removed)
+    success: str | None
+    question: bool
+    aside: bool
+    speaks_of_identity: bool
+
+
+def read_unit(unit: Unit, pack: CuePack) -> Reading:
     text = unit.cue_text
     for cue in pack.of_kind("not_failure"):
         text = cue.regex.sub(" ", text)
+    past = any(c.regex.search(text) for c in pack.of_kind("past"))
+    failures = () if past else tuple(
+        (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
+    )
+    return Reading(
+        failures=failures,
+        cue_text=text,
+        success=next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None),
+        question=bool(_QUESTION_END.search(unit.text)),
+        aside=(
+            past
+            or any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
+            or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
+            or bool(_INTRO_END.search(unit.text))
+            or not unit.tokens
+        ),
+        speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
+    )
+
+
+def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
+    """What a unit says about one call."""
+    if unit.reading is None:
+        unit.reading = read_unit(unit, pack)
+    reading = unit.reading
     failure = None
     # When the call worked, a sentence that recounts its data ("Batch 2291 timed out at 02:14"
     # from a log it read) reports the data, not a failure of the call.
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
     if not recounts_data:
-        for cue in pack.of_kind("failure"):
-            if any(not _quotes(text, m, call.quoted_text) for m in cue.regex.finditer(text)):
-                failure = cue.id
-                break
-    success = next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None)
-    question = bool(_QUESTION_END.search(unit.text))
-    if any(c.regex.search(text) for c in pack.of_kind("past")):
-        failure = None  # it speaks of an earlier turn's action, not of this call
-    aside = (
-        any(c.regex.search(unit.text) for c in pack.of_kind("past"))
-        or any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
-        or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
-        or bool(_INTRO_END.search(unit.text))
-        or not unit.tokens
+        failure = next(
+            (
+                cue_id
+                for cue_id, match in reading.failures
+                if not _quotes(reading.cue_text, match, call.quoted_text)
+            ),
+            None,
+        )
+    return Polarity(
+        failure,
+        reading.success,
+        reading.question,
+        reading.aside,
+        call.identity_tool and reading.speaks_of_identity,
     )
-    identity = call.identity_tool and any(
-        c.regex.search(unit.text) for c in pack.of_kind("identity")
-    )
-    return Polarity(failure, success, question, aside, identity)
 
 
 def _quotes(text: str, match: re.Match[str], quoted_text: str) -> bool:
@@ -505,12 +539,10 @@ def detect_language(text: str, rules: RuleSet, fallback: str | None = None) -> s
     weights = rules.marker_weights
     if not seen or not weights:
         return fallback
-    scores = dict.fromkeys(weights, 0.0)
+    scores = dict.fromkeys(rules.languages, 0.0)
     for word in seen:
-        for language, markers in weights.items():
-            weight = markers.get(word)
-            if weight:
-                scores[language] += weight
+        for language, weight in weights.get(word, ()):
+            scores[language] += weight
     ranked = sorted(scores.values(), reverse=True)
     best = max(scores, key=lambda k: scores[k])
     runner_up = ranked[1] if len(ranked) > 1 else 0.0

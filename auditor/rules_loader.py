@@ -225,15 +225,15 @@ class RuleSet:
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
 
     @cached_property
-    def marker_weights(self) -> dict[str, dict[str, float]]:
-        """Per language, the weight of each marker word: 1 / the number of languages using it."""
-        sharing: dict[str, int] = {}
-        for markers in self.languages.values():
+    def marker_weights(self) -> dict[str, list[tuple[str, float]]]:
+        """Per marker word, the languages using it, each with weight 1 / how many do."""
+        by_word: dict[str, list[str]] = {}
+        for language, markers in self.languages.items():
             for marker in markers:
-                sharing[marker] = sharing.get(marker, 0) + 1
+                by_word.setdefault(marker, []).append(language)
         return {
-            language: {m: 1 / sharing[m] for m in markers}
-            for language, markers in self.languages.items()
+            word: [(language, 1 / len(languages)) for language in languages]
+            for word, languages in by_word.items()
         }
 
 

@@ -1,18 +1,256 @@
-"""Placeholder while this reader is being written (recognises nothing yet)."""
+"""tau2-bench simulations (sierra-research/tau2-bench): results files and leaderboard exports.
+
+A results file is one JSON object ``{"timestamp", "info", "tasks", "simulations": [...]}``;
+leaderboard exports keep ``simulations`` beside their own fields (``domain``, ``model``, ...), or
+are a bare JSON array of simulations. A simulation is ``{"id", "task_id", "trial",
+"termination_reason", "reward_info", "messages": [...]}`` with its own message shape:
+
+- ``assistant`` and ``user`` messages: ``content`` (text or null) and ``tool_calls`` (null or
+  ``[{"id", "name", "arguments": {...}, "requestor"}]``, arguments an object, not a string);
+- ``tool`` messages: ``{"id", "role": "tool", "content", "requestor", "error": bool}``; the id is
+  the call's id. ``error: true`` is the format's failure flag (``ToolResult.is_error``, pointer
+  ``.../error``); exports that lack the field (the toolorchestra ones) give ``is_error=None``.
+
+Messages of the simulated user are a person's: they start turns. In some domains (telecom) the
+simulated user also calls tools on their own phone (``requestor: "user"``). Those calls and
+their results are the person's actions, not the assistant's, and the reply to them is not the
+assistant's to make: they are passed over with a counted reason, and the user's text in the
+same message is kept.
+
+- conversation id: the simulation's ``id``; without one ``<file name>#task-<task_id>-trial-
+  <trial>``, else ``<file name>#<index>``. The same simulation can sit in two files (a run and
+  its leaderboard export): each file's copy is read and audited.
+- ``line``: the line where the simulation's element of the array starts.
+- a result's ``pointer``: ``/simulations/<i>/messages/<j>`` (``/<i>/messages/<j>`` for a bare
+  array), its content under ``content``.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
-from auditor.readers.base import ReadResult, Sample
+import orjson
+
+from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
+from auditor.readers.base import (
+    ReadResult,
+    Sample,
+    as_text,
+    decode_arguments,
+    excerpt,
+    plain_name,
+)
+from auditor.readers.tau_bench import array_records
 
 NAME = "tau2_bench"
-DESCRIPTION = "(being written)"
+DESCRIPTION = "tau2-bench simulations (simulations[].messages; tool calls with requestor, error)"
+
+USER_CALLS_REASON = (
+    "tau2 tool calls the simulated user made on their own device (requestor user), "
+    "with their results: the person's actions, not the assistant's"
+)
+
+_SIMULATIONS_KEY = re.compile(r'"simulations"\s*:\s*\[')
+# Fields of tau2's results ``info`` that come before ``simulations`` (which can lie beyond the
+# sample when the tasks are long).
+_RESULTS_INFO = ('"num_trials"', '"max_errors"', '"user_info"', '"environment_info"')
 
 
+# ----------------------------------------------------------------------------- detection
 def sniff(sample: Sample) -> int:
+    if not sample.looks_like_json_document():
+        return 0
+    first = sample.records[0] if sample.records else None
+    if first is not None:
+        if isinstance(first, dict):
+            return 10 if isinstance(first.get("simulations"), list) else 0
+        return 10 if isinstance(first, list) and first and _is_simulation(first[0]) else 0
+    head = sample.text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        if _SIMULATIONS_KEY.search(head):
+            return 8
+        if all(marker in head for marker in _RESULTS_INFO):
+            return 6
+    elif head.startswith("[") and '"termination_reason"' in head and '"messages"' in head:
+        return 8
     return 0
 
 
+def _is_simulation(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("messages"), list)
+        and ("termination_reason" in value or "task_id" in value)
+        and "traj" not in value
+    )
+
+
+# ----------------------------------------------------------------------------- reading
 def read(path: Path, source: str) -> ReadResult:
-    return ReadResult()
+    result = ReadResult()
+    document = array_records(path, source, result.rejects, keys=("simulations",))
+    if document.pointer is None:
+        if not document.malformed:
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=1,
+                    reason="not a tau2-bench file (expected a simulations list)",
+                )
+            )
+        return result
+    name = plain_name(Path(source))
+    for index, line, simulation in document.records:
+        where = f"{document.pointer}/{index}"
+        if not isinstance(simulation, dict) or not isinstance(simulation.get("messages"), list):
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=line,
+                    reason=f"simulation without a messages list at {where}",
+                    excerpt=excerpt(orjson.dumps(simulation, default=str)),
+                )
+            )
+            continue
+        conversation = Conversation(
+            id=_simulation_id(simulation, name, index),
+            source=source,
+            format=NAME,
+            line=line,
+            metadata=_metadata(simulation),
+        )
+        _messages(simulation["messages"], conversation, f"{where}/messages", result)
+        result.conversations.append(conversation)
+    return result
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value) != ""
+
+
+def _simulation_id(simulation: dict[str, Any], name: str, index: int) -> str:
+    if _scalar(simulation.get("id")):
+        return str(simulation["id"])
+    task, trial = simulation.get("task_id"), simulation.get("trial")
+    if _scalar(task):
+        return f"{name}#task-{task}" + (f"-trial-{trial}" if _scalar(trial) else "")
+    return f"{name}#{index}"
+
+
+def _metadata(simulation: dict[str, Any]) -> dict[str, Any]:
+    metadata = {
+        key: simulation[key]
+        for key in ("task_id", "trial", "termination_reason")
+        if _scalar(simulation.get(key))
+    }
+    reward = simulation.get("reward_info")
+    if isinstance(reward, dict) and isinstance(reward.get("reward"), (int, float)):
+        metadata["reward"] = reward["reward"]
+    return metadata
+
+
+def _messages(
+    messages: list[Any], conversation: Conversation, pointer: str, result: ReadResult
+) -> None:
+    line, source = conversation.line, conversation.source
+    user_calls: set[str] = set()
+
+    def reject(reason: str, value: Any, where: str) -> None:
+        result.rejects.append(
+            Reject(
+                source=source,
+                line=line,
+                reason=f"{reason} at {where}",
+                excerpt=excerpt(orjson.dumps(value, default=str)),
+            )
+        )
+
+    for index, message in enumerate(messages):
+        where = f"{pointer}/{index}"
+        if not isinstance(message, dict):
+            reject("message is not an object", message, where)
+            continue
+        role = message.get("role")
+        if role == "tool":
+            call_id = message.get("id")
+            if not _scalar(call_id):
+                reject("tool message without an id", message, where)
+                continue
+            if message.get("requestor") == "user" or (
+                "requestor" not in message and str(call_id) in user_calls
+            ):
+                continue  # counted with the user's call
+            flag = message.get("error")
+            conversation.messages.append(
+                Message(
+                    role="tool",
+                    line=line,
+                    parts=[
+                        ToolResult(
+                            call_id=str(call_id),
+                            line=line,
+                            pointer=where,
+                            is_error=flag if isinstance(flag, bool) else None,
+                            content=message.get("content"),
+                            content_key="content",
+                            flag_key="error",
+                        )
+                    ],
+                )
+            )
+            continue
+        if role not in ("assistant", "user", "system"):
+            reject(f"message with unknown role {role!r}", message, where)
+            continue
+        text = as_text(message.get("content"))
+        calls = message.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            reject("tool_calls is not a list", calls, f"{where}/tool_calls")
+            calls = None
+        if role == "system":
+            conversation.messages.append(
+                Message(role="system", line=line, parts=[TextPart(text=text, line=line)])
+            )
+        elif role == "user":
+            own = []
+            for position, call in enumerate(calls or []):
+                if isinstance(call, dict):
+                    own.append(call)
+                else:
+                    reject("tool call is not an object", call, f"{where}/tool_calls/{position}")
+            for call in own:
+                if _scalar(call.get("id")):
+                    user_calls.add(str(call["id"]))
+            if own:
+                result.pass_over(USER_CALLS_REASON, len(own))
+            if text.strip() or not own:
+                conversation.messages.append(
+                    Message(
+                        role="user",
+                        line=line,
+                        from_person=True,
+                        parts=[TextPart(text=text, line=line)],
+                    )
+                )
+        else:
+            parts: list[TextPart | ToolCall] = []
+            if text:
+                parts.append(TextPart(text=text, line=line))
+            for position, call in enumerate(calls or []):
+                call_where = f"{where}/tool_calls/{position}"
+                if not isinstance(call, dict):
+                    reject("tool call is not an object", call, call_where)
+                elif not _scalar(call.get("id")):
+                    reject("tool call without an id", call, call_where)
+                else:
+                    parts.append(
+                        ToolCall(
+                            id=str(call["id"]),
+                            name=str(call.get("name") or ""),
+                            arguments=decode_arguments(call.get("arguments")),
+                            line=line,
+                        )
+                    )
+            conversation.messages.append(Message(role="assistant", line=line, parts=parts))
