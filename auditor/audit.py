@@ -21,6 +21,7 @@ from auditor.model import (
 )
 from auditor.outcomes import OutcomeDecision, decide, is_identity_tool
 from auditor.payload import Payload, clip, read_payload
+from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
 
 DEFAULT_LANGUAGE = "en"
@@ -57,7 +58,10 @@ class ConversationAudit:
     orphan_results: list[ToolResult] = field(default_factory=list)
 
 
-def audit_conversation(conversation: Conversation, rules: RuleSet) -> ConversationAudit:
+def audit_conversation(
+    conversation: Conversation, rules: RuleSet, redactor: Redactor | None = None
+) -> ConversationAudit:
+    """Rows for every tool call of a conversation; excerpts pass through ``redactor``."""
     slots, texts, requests, orphans = _layout(conversation)
     for slot in slots:
         if slot.result is not None and slot.result.returned:
@@ -67,8 +71,9 @@ def audit_conversation(conversation: Conversation, rules: RuleSet) -> Conversati
         )
     _recover(slots, rules)
     _claims(slots, texts, requests, rules)
+    redactor = redactor or Redactor()
     return ConversationAudit(
-        rows=[_row(conversation, slot) for slot in slots], orphan_results=orphans
+        rows=[_row(conversation, slot, redactor) for slot in slots], orphan_results=orphans
     )
 
 
@@ -311,7 +316,7 @@ def finding_for(outcome: Outcome, claim: Claim, recovered: bool) -> Finding | No
     return None
 
 
-def _row(conversation: Conversation, slot: CallSlot) -> dict[str, Any]:
+def _row(conversation: Conversation, slot: CallSlot, redactor: Redactor) -> dict[str, Any]:
     decision = slot.decision
     claim = slot.claim
     assert decision is not None and claim is not None
@@ -333,10 +338,10 @@ def _row(conversation: Conversation, slot: CallSlot) -> dict[str, Any]:
         "turn": slot.turn,
         "call_line": slot.call.line,
         "outcome_rule": decision.rule_id,
-        "evidence": decision.evidence,
+        "evidence": redactor.apply(decision.evidence),
         "evidence_pointer": decision.pointer,
         "claim_cue": claim.cue,
-        "claim_sentence": clip(claim.sentence, 300),
+        "claim_sentence": redactor.apply(clip(claim.sentence, 300)),
         "language": claim.language,
         "recovered_by": slot.recovered_by,
         "note": claim.note,

@@ -470,8 +470,12 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
     for cue in pack.of_kind("not_failure"):
         text = cue.regex.sub(" ", text)
     past = any(c.regex.search(text) for c in pack.of_kind("past"))
-    failures = () if past else tuple(
-        (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
+    failures = (
+        ()
+        if past
+        else tuple(
+            (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
+        )
     )
     return Reading(
         failures=failures,

@@ -83,6 +83,16 @@ def scan_command(
         typer.Option("--input-format", help="Read every file with this reader (see 'formats')."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+    redact: Annotated[
+        bool,
+        typer.Option(
+            "--redact/--no-redact",
+            help="Mask tokens, API keys and Authorization headers in every excerpt written.",
+        ),
+    ] = True,
+    redact_emails: Annotated[
+        bool, typer.Option("--redact-emails", help="Mask email addresses too.")
+    ] = False,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
     if input_format is not None and input_format not in readers.READERS:
@@ -92,7 +102,13 @@ def scan_command(
         )
         raise typer.Exit(EXIT_USAGE)
     rules = _rules(rules_dir)
-    result = scan(paths, rules=rules, input_format=input_format)
+    result = scan(
+        paths,
+        rules=rules,
+        input_format=input_format,
+        redact=redact,
+        redact_emails=redact_emails,
+    )
     summary = result.summary()
     write_outputs(out, result.calls, result.rejects, summary, output_format.value)
     if not quiet:

@@ -20,6 +20,7 @@ import polars as pl
 from auditor.audit import audit_conversation
 from auditor.model import Reject
 from auditor.readers import read_file
+from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import calls_frame, rejects_frame, summarize
 
@@ -82,9 +83,16 @@ def scan(
     rules: RuleSet | None = None,
     rules_dir: str | Path | None = None,
     input_format: str | None = None,
+    redact: bool = True,
+    redact_emails: bool = False,
 ) -> ScanResult:
-    """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises."""
+    """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
+
+    Secrets in the excerpts the table keeps (evidence, reply sentences, reject excerpts) are
+    redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too.
+    """
     rules = rules or load_rules(rules_dir)
+    redactor = Redactor(enabled=redact, emails=redact_emails)
     rows: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     skipped: list[tuple[str, str]] = []
@@ -101,14 +109,16 @@ def scan(
         finally:
             if source == STDIN:
                 path.unlink(missing_ok=True)
-        rejects.extend(read.rejects)
+        rejects.extend(
+            r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects
+        )
         if read.skipped:
             skipped.append((source, read.skipped))
         for reason, count in read.passed_over.items():
             passed_over[reason] = passed_over.get(reason, 0) + count
         for conversation in read.conversations:
             conversations += 1
-            audited = audit_conversation(conversation, rules)
+            audited = audit_conversation(conversation, rules, redactor)
             rows.extend(audited.rows)
             for orphan in audited.orphan_results:
                 rejects.append(

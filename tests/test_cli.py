@@ -118,3 +118,55 @@ def test_rules_lists_the_packs():
 def test_formats_lists_the_readers():
     output = run("formats").output
     assert "openai_chat" in output and "anthropic_messages" in output
+
+
+def leaky_transcript(tmp_path: Path) -> Path:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    record = {
+        "conversation_id": "leak",
+        "messages": [
+            {"role": "user", "content": "deploy it"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "deploy", "arguments": "{}"},
+                    }
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "c1",
+                "content": f"Error: 401 for Authorization: Bearer {token} (ops@acme.io)",
+            },
+            {"role": "assistant", "content": f"Deployed with {token}, ping ops@acme.io ✅"},
+        ],
+    }
+    path = tmp_path / "leak.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+def test_tokens_are_redacted_in_every_output_by_default(tmp_path: Path):
+    result = run("scan", leaky_transcript(tmp_path), "--out", tmp_path / "out")
+    written = "".join(p.read_text(errors="replace") for p in (tmp_path / "out").glob("*.jsonl"))
+    calls = pl.read_parquet(tmp_path / "out" / "calls.parquet")
+    everything = result.output + written + calls.write_csv()
+    assert "ghp_a1B2" not in everything
+    assert "[redacted]" in calls["evidence"][0]
+    assert "ops@acme.io" in calls["claim_sentence"][0]
+
+
+def test_emails_are_redacted_when_asked(tmp_path: Path):
+    run("scan", leaky_transcript(tmp_path), "--out", tmp_path / "out", "--redact-emails")
+    calls = pl.read_parquet(tmp_path / "out" / "calls.parquet")
+    assert "ops@acme.io" not in calls["claim_sentence"][0] + calls["evidence"][0]
+
+
+def test_no_redact_keeps_excerpts_as_they_were(tmp_path: Path):
+    run("scan", leaky_transcript(tmp_path), "--out", tmp_path / "out", "--no-redact")
+    calls = pl.read_parquet(tmp_path / "out" / "calls.parquet")
+    assert "ghp_a1B2" in calls["evidence"][0]
