@@ -170,3 +170,38 @@ def test_no_redact_keeps_excerpts_as_they_were(tmp_path: Path):
     run("scan", leaky_transcript(tmp_path), "--out", tmp_path / "out", "--no-redact")
     calls = pl.read_parquet(tmp_path / "out" / "calls.parquet")
     assert "ghp_a1B2" in calls["evidence"][0]
+
+
+def test_escape_sequences_and_markup_in_transcripts_are_shown_as_text(tmp_path: Path):
+    hostile = (
+        "Done \x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\ \x1b[31mred\x1b[0m [bold]loud[/bold] ✅"
+    )
+    record = {
+        "conversation_id": "[blink]c-1[/blink]",
+        "messages": [
+            {"role": "user", "content": "post it"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "post[red]x[/red]", "arguments": "{}"},
+                    }
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "c1",
+                "content": '{"ok": false, "error": "\\u001b[2J"}',
+            },
+            {"role": "assistant", "content": hostile},
+        ],
+    }
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    output = run("scan", path, "--out", tmp_path / "out").output
+    assert "\x1b" not in output
+    assert "[bold]loud[/bold]" in output
+    assert "[blink]c-1[/blink]" in output
