@@ -63,7 +63,8 @@ def detect(path: Path) -> ModuleType | None:
 
 
 def read_file(path: Path, source: str, format_name: str | None = None) -> ReadResult:
-    """Read one file with the named reader, or the detected one; never raises on bad content."""
+    """Read one file with the named reader, or the detected one; never raises: a file that
+    breaks a reader is one reject, and the scan goes on with the next file."""
     try:
         module = READERS[format_name] if format_name else detect(path)
         if module is None:

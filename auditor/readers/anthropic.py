@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.base import ReadResult, Sample, read_conversations, sniff_conversations
 
 NAME = "anthropic_messages"
@@ -46,7 +46,12 @@ def read(path: Path, source: str) -> ReadResult:
     return read_conversations(path, source, NAME, parse_record)
 
 
-def parse_record(record: dict[str, Any], conversation: Conversation, pointer: str = "") -> None:
+def parse_record(
+    record: dict[str, Any],
+    conversation: Conversation,
+    pointer: str = "",
+    rejects: list[Reject] | None = None,
+) -> None:
     """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record."""
     line = conversation.line
     system = record.get("system")

@@ -208,11 +208,11 @@ def read_conversations(
     path: Path,
     source: str,
     format_name: str,
-    parse: Callable[[dict[str, Any], Conversation, str], None],
+    parse: Callable[[dict[str, Any], Conversation, str, list[Reject]], None],
 ) -> ReadResult:
     """Read conversations stored one per line (JSONL), or as a ``.json`` document holding one
     conversation, an array of them, or an object with a list of them. ``parse(record,
-    conversation, pointer)`` fills each conversation; ``pointer`` locates the record."""
+    conversation, pointer, rejects)`` fills each conversation; ``pointer`` locates the record."""
     result = ReadResult()
     sample = take_sample(path)
     if sample.looks_like_json_document():
@@ -236,7 +236,7 @@ def read_conversations(
             format=format_name,
             line=number,
         )
-        parse(record, conversation, pointer)
+        parse(record, conversation, pointer, result.rejects)
         result.conversations.append(conversation)
     return result
 
@@ -344,51 +344,11 @@ def json_items(
     text: str, source: str, rejects: list[Reject], key: str | None = None
 ) -> Iterator[tuple[int, str, Any]]:
     """``(line, pointer, item)`` for the items of a JSON array in a document, with the line each
-    item starts on: the top-level array, or the array under ``key`` of a top-level object.
-    A damaged item ends the walk with a reject naming its line."""
-    position = 0
-    prefix = ""
-    if key is not None:
-        match = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text)
-        if match is None:
-            return
-        position, prefix = match.end() - 1, f"/{key}"
-    position = _skip_space(text, position)
-    if text[position : position + 1] != "[":
-        return
-    position += 1
-    line = 1 + text.count("\n", 0, position)
-    counted_to = position
-    index = 0
-    while True:
-        position = _skip_space(text, position)
-        if text[position : position + 1] == "]" or position >= len(text):
-            return
-        line += text.count("\n", counted_to, position)
-        counted_to = position
-        try:
-            item, end = _DECODER.raw_decode(text, position)
-        except ValueError as exc:
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=line,
-                    reason=f"malformed JSON document: {exc}",
-                    excerpt=excerpt(text[position : position + 80]),
-                )
-            )
-            return
-        yield line, f"{prefix}/{index}", item
-        index += 1
-        position = _skip_space(text, end)
-        if text[position : position + 1] == ",":
-            position += 1
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n":
-        position += 1
-    return position
+    item starts on: the top-level array, or the array under ``key`` of the top-level object.
+    A break in the document is a reject naming its line; the items before it are kept."""
+    document = array_items(text, source, rejects, (key,) if key is not None else ())
+    for index, line, item in document.records:
+        yield line, f"{document.pointer}/{index}", item
 
 
 def as_text(value: Any) -> str:
@@ -425,3 +385,164 @@ def conversation_id(record: dict[str, Any], source_name: str, line: int) -> str:
         if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
             return str(value)
     return f"{source_name}:{line}"
+
+
+# Detection scores, on one scale for every reader: a format's own structure is sure evidence;
+# its markers in the sample, when the structure lies beyond it, are likely evidence. Readers
+# that score records one by one (``looks_like``) stay well below.
+SURE = 100
+LIKELY = 80
+
+
+def is_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def dump(value: Any) -> str:
+    """A value as JSON text for a reject's excerpt (whatever the document held)."""
+    try:
+        return orjson.dumps(value, default=str).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return json.dumps(value, default=str)[:1000]
+
+
+# ----------------------------------------------------------------------------- JSON documents
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+@dataclass
+class ArrayDocument:
+    """The records of the array a reader wants from a whole-JSON document."""
+
+    pointer: str | None = None  # JSON pointer of the array ("" for a top-level array), None: none
+    records: list[tuple[int, int, Any]] = field(default_factory=list)  # (index, line, value)
+    malformed: bool = False  # the document is not valid JSON (a reject says where)
+
+
+class _Malformed(Exception):
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(message)
+        self.message, self.position = message, position
+
+
+def array_records(
+    path: Path, source: str, rejects: list[Reject], keys: tuple[str, ...] = ()
+) -> ArrayDocument:
+    """``array_items`` of a whole (decompressed) file."""
+    try:
+        with open_bytes(path) as handle:
+            data = handle.read()
+    except STREAM_ERRORS as exc:
+        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
+        return ArrayDocument(malformed=True)
+    return array_items(data.decode("utf-8", "replace"), source, rejects, keys)
+
+
+def array_items(
+    text: str, source: str, rejects: list[Reject], keys: tuple[str, ...] = ()
+) -> ArrayDocument:
+    """The elements of a document's top-level array, or of the array under the first of
+    ``keys`` found in a top-level object, each with the 1-based line where it starts.
+
+    The document is decoded element by element (``json.JSONDecoder.raw_decode``), so the line of
+    each record costs only a count of newlines, and a document cut off or broken part way
+    through still yields every complete record before the break; the break is a reject that
+    names its line.
+    """
+    document = ArrayDocument()
+    found: list[tuple[int, Any]] = []
+    try:
+        position = _skip(text, 1 if text.startswith("\ufeff") else 0)
+        _expect(text, position, "[{")
+        if text[position] == "[":
+            document.pointer = ""
+            position = _elements(text, position, found)
+        else:
+            position = _members(text, position, keys, found, document)
+        position = _skip(text, position)
+        if position < len(text):
+            raise _Malformed("extra data after the document", position)
+    except _Malformed as exc:
+        document.malformed = True
+        rejects.append(
+            Reject(
+                source=source,
+                line=text.count("\n", 0, exc.position) + 1,
+                reason=f"malformed JSON document: {exc.message}"
+                + (f" ({len(found)} complete record(s) before it were read)" if found else ""),
+                excerpt=excerpt(text[max(0, exc.position - 40) : exc.position + 40]),
+            )
+        )
+    line, last = 1, 0
+    for index, (offset, value) in enumerate(found):
+        line += text.count("\n", last, offset)
+        last = offset
+        document.records.append((index, line, value))
+    return document
+
+
+def _skip(text: str, position: int) -> int:
+    match = _SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def _expect(text: str, position: int, allowed: str) -> None:
+    if position >= len(text):
+        raise _Malformed("unexpected end of document", position)
+    if text[position] not in allowed:
+        wanted = " or ".join(repr(char) for char in allowed)
+        raise _Malformed(f"expected {wanted}", position)
+
+
+def _value(text: str, position: int) -> tuple[Any, int]:
+    try:
+        return _DECODER.raw_decode(text, position)
+    except json.JSONDecodeError as exc:
+        raise _Malformed(exc.msg, exc.pos) from None
+    except RecursionError:
+        raise _Malformed("nested too deeply", position) from None
+
+
+def _elements(text: str, position: int, found: list[tuple[int, Any]]) -> int:
+    """Decode the array at ``position``, appending ``(offset, value)`` per element."""
+    position = _skip(text, position + 1)
+    if text.startswith("]", position):
+        return position + 1
+    while True:
+        value, end = _value(text, position)
+        found.append((position, value))
+        position = _skip(text, end)
+        _expect(text, position, ",]")
+        if text[position] == "]":
+            return position + 1
+        position = _skip(text, position + 1)
+
+
+def _members(
+    text: str,
+    position: int,
+    keys: tuple[str, ...],
+    found: list[tuple[int, Any]],
+    document: ArrayDocument,
+) -> int:
+    """Walk the object at ``position``; descend into the array of the first key of ``keys``
+    (its pointer is set before the descent, so a break inside keeps the records before it)."""
+    position = _skip(text, position + 1)
+    if text.startswith("}", position):
+        return position + 1
+    while True:
+        _expect(text, position, '"')
+        key, position = _value(text, position)
+        position = _skip(text, position)
+        _expect(text, position, ":")
+        position = _skip(text, position + 1)
+        if document.pointer is None and key in keys and text.startswith("[", position):
+            document.pointer = "/" + key.replace("~", "~0").replace("/", "~1")
+            position = _elements(text, position, found)
+        else:
+            _, position = _value(text, position)
+        position = _skip(text, position)
+        _expect(text, position, ",}")
+        if text[position] == "}":
+            return position + 1
+        position = _skip(text, position + 1)

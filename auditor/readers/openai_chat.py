@@ -10,12 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.base import (
     ReadResult,
     Sample,
     as_text,
     decode_arguments,
+    dump,
+    excerpt,
+    is_scalar,
     read_conversations,
     sniff_conversations,
 )
@@ -55,9 +58,23 @@ def read(path: Path, source: str) -> ReadResult:
     return read_conversations(path, source, NAME, parse_record)
 
 
-def parse_record(record: dict[str, Any], conversation: Conversation, pointer: str = "") -> None:
-    """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record."""
-    parse_messages(record["messages"], conversation, conversation.line, f"{pointer}/messages")
+def parse_record(
+    record: dict[str, Any],
+    conversation: Conversation,
+    pointer: str = "",
+    rejects: list[Reject] | None = None,
+) -> None:
+    """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record.
+    Messages that cannot be read are left out and listed in ``rejects``."""
+    where = f"{pointer}/messages"
+    messages = chat_messages(
+        record["messages"],
+        where,
+        conversation.source,
+        conversation.line,
+        [] if rejects is None else rejects,
+    )
+    parse_messages(messages, conversation, conversation.line, where)
 
 
 def parse_messages(
@@ -158,3 +175,51 @@ def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolRe
         has_structured="structuredContent" in message,
         flag_key="isError" if "isError" in message else "is_error",
     )
+
+
+CHAT_ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
+
+
+def chat_messages(
+    messages: list[Any], pointer: str, source: str, line: int, rejects: list[Reject]
+) -> list[Any]:
+    """``messages`` made safe for ``parse_messages``: what it would skip silently or trip on is
+    recorded as a reject (with its pointer) and replaced by ``None``, which it skips; the list
+    keeps its length, so pointers stay right."""
+    cleaned: list[Any] = []
+    for index, message in enumerate(messages):
+        where = f"{pointer}/{index}"
+
+        def reject(reason: str, value: Any, where: str = where) -> None:
+            rejects.append(
+                Reject(
+                    source=source,
+                    line=line,
+                    reason=f"{reason} at {where}",
+                    excerpt=excerpt(dump(value)),
+                )
+            )
+
+        if not isinstance(message, dict):
+            reject("message is not an object", message)
+            cleaned.append(None)
+            continue
+        role = message.get("role")
+        if not isinstance(role, str) or role not in CHAT_ROLES:
+            reject(f"message with unknown role {role!r}", message)
+            cleaned.append(None)
+            continue
+        calls = message.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            reject("tool_calls is not a list", calls, f"{where}/tool_calls")
+            message = {key: value for key, value in message.items() if key != "tool_calls"}
+        elif calls:
+            for position, call in enumerate(calls):
+                if not isinstance(call, dict):
+                    reject("tool call is not an object", call, f"{where}/tool_calls/{position}")
+        if role == "tool" and not is_scalar(message.get("tool_call_id")):
+            reject("tool message without a tool_call_id", message)
+            cleaned.append(None)
+            continue
+        cleaned.append(message)
+    return cleaned

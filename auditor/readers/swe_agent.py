@@ -36,12 +36,19 @@ import re
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, Sample, as_text, excerpt, load_document, plain_name
-from auditor.readers.openai_chat import parse_messages
-from auditor.readers.tau_bench import chat_messages
+from auditor.readers.base import (
+    LIKELY,
+    SURE,
+    ReadResult,
+    Sample,
+    as_text,
+    dump,
+    excerpt,
+    load_document,
+    plain_name,
+)
+from auditor.readers.openai_chat import chat_messages, parse_messages
 
 NAME = "swe_agent"
 DESCRIPTION = "SWE-agent .traj trajectories (history of chat messages, trajectory of steps)"
@@ -75,14 +82,14 @@ def sniff(sample: Sample) -> int:
     if first is not None:
         if not isinstance(first, dict) or not isinstance(first.get("history"), list):
             return 0
-        return 10 if traj_suffix or isinstance(first.get("trajectory"), list) else 0
+        return SURE if traj_suffix or isinstance(first.get("trajectory"), list) else 0
     head = sample.text.lstrip("\ufeff \t\r\n")
     if not head.startswith("{"):
         return 0
     if traj_suffix:
-        return 8
+        return SURE
     if _HISTORY_KEY.search(head) and (_TRAJECTORY_KEY.search(head) or _SWE_MESSAGE.search(head)):
-        return 6
+        return LIKELY
     return 0
 
 
@@ -100,7 +107,7 @@ def read(path: Path, source: str) -> ReadResult:
                 source=source,
                 line=1,
                 reason="not a SWE-agent trajectory (no history or trajectory list)",
-                excerpt=excerpt(orjson.dumps(document, default=str)[:200]),
+                excerpt=excerpt(dump(document)[:200]),
             )
         )
         return result
@@ -150,9 +157,7 @@ def _is_demo(message: Any) -> bool:
 
 def _reject(result: ReadResult, source: str, reason: str, value: Any) -> None:
     result.rejects.append(
-        Reject(
-            source=source, line=1, reason=reason, excerpt=excerpt(orjson.dumps(value, default=str))
-        )
+        Reject(source=source, line=1, reason=reason, excerpt=excerpt(dump(value)))
     )
 
 

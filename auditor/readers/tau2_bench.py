@@ -11,6 +11,10 @@ are a bare JSON array of simulations. A simulation is ``{"id", "task_id", "trial
   the call's id. ``error: true`` is the format's failure flag (``ToolResult.is_error``, pointer
   ``.../error``); exports that lack the field (the toolorchestra ones) give ``is_error=None``.
 
+Some agents write each reply as a JSON object (``{"message": "..."}``, also ``reply``,
+``response``, sometimes with further fields): the reply's words are read out of it (its string
+values, in order), since that is what it tells the person; other assistant text is kept as it is.
+
 Messages of the simulated user are a person's: they start turns. In some domains (telecom) the
 simulated user also calls tools on their own phone (``requestor: "user"``). Those calls and
 their results are the person's actions, not the assistant's, and the reply to them is not the
@@ -35,14 +39,17 @@ import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.base import (
+    LIKELY,
+    SURE,
     ReadResult,
     Sample,
+    array_records,
     as_text,
     decode_arguments,
+    dump,
     excerpt,
     plain_name,
 )
-from auditor.readers.tau_bench import array_records
 
 NAME = "tau2_bench"
 DESCRIPTION = "tau2-bench simulations (simulations[].messages; tool calls with requestor, error)"
@@ -51,6 +58,9 @@ USER_CALLS_REASON = (
     "tau2 tool calls the simulated user made on their own device (requestor user), "
     "with their results: the person's actions, not the assistant's"
 )
+
+# Keys of the JSON object some agents write as their whole reply (toolorchestra, ironshell).
+REPLY_KEYS = ("message", "reply", "response")
 
 _SIMULATIONS_KEY = re.compile(r'"simulations"\s*:\s*\[')
 # Fields of tau2's results ``info`` that come before ``simulations`` (which can lie beyond the
@@ -65,16 +75,16 @@ def sniff(sample: Sample) -> int:
     first = sample.records[0] if sample.records else None
     if first is not None:
         if isinstance(first, dict):
-            return 10 if isinstance(first.get("simulations"), list) else 0
-        return 10 if isinstance(first, list) and first and _is_simulation(first[0]) else 0
+            return SURE if isinstance(first.get("simulations"), list) else 0
+        return SURE if isinstance(first, list) and first and _is_simulation(first[0]) else 0
     head = sample.text.lstrip("\ufeff \t\r\n")
     if head.startswith("{"):
         if _SIMULATIONS_KEY.search(head):
-            return 8
+            return SURE
         if all(marker in head for marker in _RESULTS_INFO):
-            return 6
+            return LIKELY
     elif head.startswith("[") and '"termination_reason"' in head and '"messages"' in head:
-        return 8
+        return SURE
     return 0
 
 
@@ -110,7 +120,7 @@ def read(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=line,
                     reason=f"simulation without a messages list at {where}",
-                    excerpt=excerpt(orjson.dumps(simulation, default=str)),
+                    excerpt=excerpt(dump(simulation)),
                 )
             )
             continue
@@ -151,6 +161,34 @@ def _metadata(simulation: dict[str, Any]) -> dict[str, Any]:
     return metadata
 
 
+def _reply_text(text: str) -> str:
+    """An assistant text that is a JSON reply object (``{"message": "..."}``, some agents answer
+    so) as the words in it; any other text as it is."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return text
+    try:
+        value = orjson.loads(stripped)
+    except orjson.JSONDecodeError:
+        return text
+    if not isinstance(value, dict) or not any(isinstance(value.get(k), str) for k in REPLY_KEYS):
+        return text
+    try:
+        return "\n\n".join(_strings(value))
+    except RecursionError:
+        return text
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
 def _messages(
     messages: list[Any], conversation: Conversation, pointer: str, result: ReadResult
 ) -> None:
@@ -163,7 +201,7 @@ def _messages(
                 source=source,
                 line=line,
                 reason=f"{reason} at {where}",
-                excerpt=excerpt(orjson.dumps(value, default=str)),
+                excerpt=excerpt(dump(value)),
             )
         )
 
@@ -205,6 +243,8 @@ def _messages(
             reject(f"message with unknown role {role!r}", message, where)
             continue
         text = as_text(message.get("content"))
+        if role == "assistant":
+            text = _reply_text(text)
         calls = message.get("tool_calls")
         if calls is not None and not isinstance(calls, list):
             reject("tool_calls is not a list", calls, f"{where}/tool_calls")

@@ -24,26 +24,24 @@ line is passed over with that reason.
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from auditor.model import Conversation, Reject
 from auditor.readers.base import (
-    STREAM_ERRORS,
+    SURE,
     ReadResult,
     Sample,
+    array_records,
+    dump,
     excerpt,
+    is_scalar,
     json_lines,
-    open_bytes,
     plain_name,
     take_sample,
 )
-from auditor.readers.openai_chat import parse_messages
+from auditor.readers.openai_chat import chat_messages, parse_messages
 
 NAME = "tau_bench"
 DESCRIPTION = (
@@ -68,10 +66,10 @@ def sniff(sample: Sample) -> int:
         return 0
     first = sample.records[0] if sample.records else None
     if first is not None:
-        return 10 if _is_runs(first) else 0
+        return SURE if _is_runs(first) else 0
     head = sample.text.lstrip("\ufeff \t\r\n")
     if head.startswith("[") and _TRAJ_KEY.search(head) and '"termination_reason"' not in head:
-        return 8
+        return SURE
     return 0
 
 
@@ -119,7 +117,7 @@ def read(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=line,
                     reason=f"run without a traj list at {where or '/'}",
-                    excerpt=excerpt(orjson.dumps(run)),
+                    excerpt=excerpt(dump(run)),
                 )
             )
             continue
@@ -129,7 +127,7 @@ def read(path: Path, source: str) -> ReadResult:
             format=NAME,
             line=line,
             metadata={
-                key: run[key] for key in ("task_id", "trial", "reward") if _scalar(run.get(key))
+                key: run[key] for key in ("task_id", "trial", "reward") if is_scalar(run.get(key))
             },
         )
         messages = chat_messages(run["traj"], f"{where}/traj", source, line, result.rejects)
@@ -149,203 +147,14 @@ def _read_few_shot(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=number,
                     reason="not a tau-bench few-shot record (no messages_display text)",
-                    excerpt=excerpt(orjson.dumps(record)),
+                    excerpt=excerpt(dump(record)),
                 )
             )
     return result
 
 
-def _scalar(value: Any) -> bool:
-    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
-
-
 def _run_id(run: dict[str, Any], name: str, index: int) -> str:
     task, trial = run.get("task_id"), run.get("trial")
-    if _scalar(task) and str(task):
-        return f"{name}#task-{task}" + (f"-trial-{trial}" if _scalar(trial) else "")
+    if is_scalar(task) and str(task):
+        return f"{name}#task-{task}" + (f"-trial-{trial}" if is_scalar(trial) else "")
     return f"{name}#{index}"
-
-
-# ----------------------------------------------------------------------------- chat messages
-CHAT_ROLES = {"system", "developer", "user", "assistant", "tool", "function"}
-
-
-def chat_messages(
-    messages: list[Any], pointer: str, source: str, line: int, rejects: list[Reject]
-) -> list[Any]:
-    """``messages`` made safe for ``parse_messages``: what it would skip silently or trip on is
-    recorded as a reject (with its pointer) and replaced by ``None``, which it skips; the list
-    keeps its length, so pointers stay right."""
-    cleaned: list[Any] = []
-    for index, message in enumerate(messages):
-        where = f"{pointer}/{index}"
-
-        def reject(reason: str, value: Any, where: str = where) -> None:
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=line,
-                    reason=f"{reason} at {where}",
-                    excerpt=excerpt(orjson.dumps(value, default=str)),
-                )
-            )
-
-        if not isinstance(message, dict):
-            reject("message is not an object", message)
-            cleaned.append(None)
-            continue
-        role = message.get("role")
-        if not isinstance(role, str) or role not in CHAT_ROLES:
-            reject(f"message with unknown role {role!r}", message)
-            cleaned.append(None)
-            continue
-        calls = message.get("tool_calls")
-        if calls is not None and not isinstance(calls, list):
-            reject("tool_calls is not a list", calls, f"{where}/tool_calls")
-            message = {key: value for key, value in message.items() if key != "tool_calls"}
-        elif calls:
-            for position, call in enumerate(calls):
-                if not isinstance(call, dict):
-                    reject("tool call is not an object", call, f"{where}/tool_calls/{position}")
-        if role == "tool" and not _scalar(message.get("tool_call_id")):
-            reject("tool message without a tool_call_id", message)
-            cleaned.append(None)
-            continue
-        cleaned.append(message)
-    return cleaned
-
-
-# ----------------------------------------------------------------------------- documents
-_SPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
-
-
-@dataclass
-class ArrayDocument:
-    """The records of the array a reader wants from a whole-JSON document."""
-
-    pointer: str | None = None  # JSON pointer of the array ("" for a top-level array), None: none
-    records: list[tuple[int, int, Any]] = field(default_factory=list)  # (index, line, value)
-    malformed: bool = False  # the document is not valid JSON (a reject says where)
-
-
-class _Malformed(Exception):
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(message)
-        self.message, self.position = message, position
-
-
-def array_records(
-    path: Path, source: str, rejects: list[Reject], keys: tuple[str, ...] = ()
-) -> ArrayDocument:
-    """The elements of a document's top-level array, or of the array under the first of
-    ``keys`` found in a top-level object, each with the 1-based line where it starts.
-
-    The document is decoded element by element (``json.JSONDecoder.raw_decode``), so the line of
-    each record costs only a count of newlines, and a document cut off or broken part way
-    through still yields every complete record before the break; the break is a reject that
-    names its line.
-    """
-    document = ArrayDocument()
-    try:
-        with open_bytes(path) as handle:
-            data = handle.read()
-    except STREAM_ERRORS as exc:
-        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
-        document.malformed = True
-        return document
-    text = data.decode("utf-8", "replace")
-    found: list[tuple[int, Any]] = []
-    try:
-        position = _skip(text, 1 if text.startswith("\ufeff") else 0)
-        _expect(text, position, "[{")
-        if text[position] == "[":
-            document.pointer = ""
-            position = _elements(text, position, found)
-        else:
-            position, chosen = _members(text, position, keys, found)
-            if chosen is not None:
-                document.pointer = "/" + chosen.replace("~", "~0").replace("/", "~1")
-        position = _skip(text, position)
-        if position < len(text):
-            raise _Malformed("extra data after the document", position)
-    except _Malformed as exc:
-        document.malformed = True
-        rejects.append(
-            Reject(
-                source=source,
-                line=text.count("\n", 0, exc.position) + 1,
-                reason=f"malformed JSON document: {exc.message}"
-                + (f" ({len(found)} complete record(s) before it were read)" if found else ""),
-                excerpt=excerpt(text[max(0, exc.position - 40) : exc.position + 40]),
-            )
-        )
-    line, last = 1, 0
-    for index, (offset, value) in enumerate(found):
-        line += text.count("\n", last, offset)
-        last = offset
-        document.records.append((index, line, value))
-    return document
-
-
-def _skip(text: str, position: int) -> int:
-    match = _SPACE.match(text, position)
-    return match.end() if match else position
-
-
-def _expect(text: str, position: int, allowed: str) -> None:
-    if position >= len(text):
-        raise _Malformed("unexpected end of document", position)
-    if text[position] not in allowed:
-        wanted = " or ".join(repr(char) for char in allowed)
-        raise _Malformed(f"expected {wanted}", position)
-
-
-def _value(text: str, position: int) -> tuple[Any, int]:
-    try:
-        return _DECODER.raw_decode(text, position)
-    except json.JSONDecodeError as exc:
-        raise _Malformed(exc.msg, exc.pos) from None
-    except RecursionError:
-        raise _Malformed("nested too deeply", position) from None
-
-
-def _elements(text: str, position: int, found: list[tuple[int, Any]]) -> int:
-    """Decode the array at ``position``, appending ``(offset, value)`` per element."""
-    position = _skip(text, position + 1)
-    if text.startswith("]", position):
-        return position + 1
-    while True:
-        value, end = _value(text, position)
-        found.append((position, value))
-        position = _skip(text, end)
-        _expect(text, position, ",]")
-        if text[position] == "]":
-            return position + 1
-        position = _skip(text, position + 1)
-
-
-def _members(
-    text: str, position: int, keys: tuple[str, ...], found: list[tuple[int, Any]]
-) -> tuple[int, str | None]:
-    """Walk the object at ``position``; descend into the array of the first key of ``keys``."""
-    chosen: str | None = None
-    position = _skip(text, position + 1)
-    if text.startswith("}", position):
-        return position + 1, None
-    while True:
-        _expect(text, position, '"')
-        key, position = _value(text, position)
-        position = _skip(text, position)
-        _expect(text, position, ":")
-        position = _skip(text, position + 1)
-        if chosen is None and key in keys and text.startswith("[", position):
-            chosen = key
-            position = _elements(text, position, found)
-        else:
-            _, position = _value(text, position)
-        position = _skip(text, position)
-        _expect(text, position, ",}")
-        if text[position] == "}":
-            return position + 1, chosen
-        position = _skip(text, position + 1)
