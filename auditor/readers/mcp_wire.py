@@ -39,14 +39,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, ToolCall, ToolResult
-from auditor.readers.base import (
-    STREAM_ERRORS,
-    ReadResult,
-    Sample,
-    excerpt,
-    open_bytes,
-    plain_name,
-)
+from auditor.readers.base import ReadResult, Sample, excerpt, plain_name, read_text
 
 NAME = "mcp_wire"
 DESCRIPTION = (
@@ -148,15 +141,24 @@ def _skip_space(text: str, position: int) -> int:
     return position
 
 
-def read_text(path: Path, source: str, rejects: list[Reject]) -> str | None:
-    """The whole decompressed file as text, or None (with a reject) when it cannot be read."""
-    try:
-        with open_bytes(path) as handle:
-            data = handle.read()
-    except STREAM_ERRORS as exc:
-        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
-        return None
-    return data.decode("utf-8", "replace").lstrip("\ufeff")
+def text_lines(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded JSON) for each non-blank line of a text; bad lines are rejects."""
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            last = number == len(lines) and not text.endswith("\n")
+            rejects.append(
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="truncated JSON" if last else f"malformed JSON: {exc}",
+                    excerpt=excerpt(raw),
+                )
+            )
 
 
 def first_line_is_json(text: str) -> bool:
@@ -372,16 +374,6 @@ class WireReader:
             self.frame(Frame(record, line, pointer, **context))
             return
         if not _is_entry(record):
-            if isinstance(record, dict) and "jsonrpc" not in record and "message" in record:
-                self.result.rejects.append(
-                    Reject(
-                        source=self.source,
-                        line=line,
-                        reason="log entry whose message is not a JSON-RPC message",
-                        excerpt=excerpt(orjson.dumps(record)),
-                    )
-                )
-                return
             self.frame(Frame(record, line, pointer, **context))
             return
         origin = next(
@@ -436,10 +428,12 @@ class WireReader:
             session.open.clear()  # a new session: ids start again
         pending = Pending(method)
         params = message.get("params")
+        rejected = False
         if method == "tools/call":
             name = params.get("name") if isinstance(params, dict) else None
             if not isinstance(name, str) or not name:
                 self.reject(frame, "tools/call request without params.name")
+                rejected = True
             else:
                 session.calls.append(
                     ToolCall(
@@ -455,7 +449,7 @@ class WireReader:
             task = session.tasks.get(str(params.get("taskId")))
             if task is not None:
                 pending.call = task
-        if pending.call is None:
+        if pending.call is None and not rejected:
             self.result.pass_over(OTHER_REQUEST)
         session.open[(requester, *key)] = pending
         if frame.response is not None:
@@ -567,7 +561,9 @@ class WireReader:
             for index, call in enumerate(session.calls):
                 if call.server is None and session.server:
                     call.server = session.server
-                conversation.messages.append(Message(role="assistant", line=call.line, parts=[call]))
+                conversation.messages.append(
+                    Message(role="assistant", line=call.line, parts=[call])
+                )
                 found = session.results.get(index)
                 if found is not None:
                     conversation.messages.append(
@@ -633,7 +629,8 @@ def read(path: Path, source: str) -> ReadResult:
         return result
     reader = WireReader(path, source, result)
     stripped = text.lstrip()
-    if stripped[:1] in ("[", "{") and not first_line_is_json(text):
+    log_file = Path(reader.name).suffix.lower() in (".log", ".txt")
+    if stripped[:1] in ("[", "{") and not log_file and not first_line_is_json(text):
         for line, record in document_values(text, source, result.rejects):
             reader.entry(record, line)
     else:
@@ -655,12 +652,12 @@ def _read_lines(text: str, source: str, reader: WireReader) -> None:
             log_file = True
             _log_message(parsed, number, source, reader)
             continue
-        if line[0] in "{[":
+        if line[0] in "{[" or not log_file:
             try:
                 record = orjson.loads(line)
             except orjson.JSONDecodeError as exc:
-                if log_file:
-                    result.pass_over(STDERR)  # a server's own output that happens to start so
+                if log_file or line[0] not in "{[":
+                    result.pass_over(STDERR)  # a server's own output, not a message
                     continue
                 last = number == len(lines) and not text.endswith("\n")
                 result.rejects.append(
@@ -672,7 +669,7 @@ def _read_lines(text: str, source: str, reader: WireReader) -> None:
                     )
                 )
                 continue
-            reader.entry(record, number, server=reader.file_server)
+            reader.entry(record, number)
             continue
         result.pass_over(STDERR)
 
