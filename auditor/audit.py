@@ -3,6 +3,7 @@ outcomes, recovery, claims and findings, and give one row per tool call."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,7 +191,9 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
         old, new = before.get(key), after.get(key)
         if old == new:
             continue
-        named = key.lower() in complaint or key.lower().replace("_", " ") in complaint
+        named = key.lower() in complaint or any(
+            len(word) >= 4 and word in complaint for word in re.split(r"[_\W]+", key.lower())
+        )
         quoted = (
             old is not None and not isinstance(old, (dict, list)) and str(old).lower() in complaint
         )
@@ -287,7 +290,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         assert slot.payload is not None
         view.result_values = [v.value for v in slot.payload.values]
         view.result_texts = [t.text for t in slot.payload.plain]
-    elif slot.decision is not None:
+    if slot.decision is not None and slot.outcome != Outcome.OK:
         view.error_text = slot.decision.evidence
     claims.prepare_call(view, pack.stopwords)
     return view

@@ -50,7 +50,9 @@ _SUFFIX = re.compile(r"(?:ing|ed|s)$")
 _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
-MAX_DATA_TOKENS = 4000  # result tokens that count as data the reply may present
+MAX_DATA_TOKENS = 4000
+ERROR_CHARS = 300  # the part of an error message that states the problem
+RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 LONG_VALUE = 200
 LANGUAGE_MIN_SCORE = 2.0  # marker weight a text needs before its language is named
 LANGUAGE_LEAD = 1.5  # how far the best language must lead the next
@@ -77,6 +79,7 @@ class CallView:
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
+    error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     quoted_text: str = ""  # result data, argument values and the request, lower-cased
@@ -262,6 +265,15 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         if _specific(t)
     )
     view.keywords = weights
+    # The words an error uses for the problem itself ("not enough seats"), not for the thing it
+    # happened to: a reply that says them again is telling the person what went wrong.
+    view.error_tokens = frozenset(
+        token
+        for token in tokens(view.error_text[:ERROR_CHARS], stopwords)
+        - tokens(argument_text, stopwords)
+        - view.name_tokens
+        if not any(ch.isdigit() for ch in token)
+    )
     view.quoted_text = _GROUPED_NUMBER.sub(
         "", " ".join((data, argument_text, view.context_text)).lower()
     )
@@ -511,6 +523,12 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
             ),
             None,
         )
+    if (
+        failure is None
+        and reading.success is None
+        and len(unit.tokens & call.error_tokens) >= RESTATED_WORDS
+    ):
+        failure = "restates the error"
     return Polarity(
         failure,
         reading.success,
