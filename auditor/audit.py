@@ -27,6 +27,8 @@ from auditor.rules_loader import RuleSet
 
 DEFAULT_LANGUAGE = "en"
 CONTEXT_CHARS = 200_000
+COMPLAINT_CHARS = 2000  # the part of a failed result that says what was wrong
+SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps to be the same command
 
 
 @dataclass
@@ -172,13 +174,13 @@ def _without_noise(arguments: Any, noise: Any) -> Any:
 
 
 def _complaint(slot: CallSlot) -> str:
-    """Everything the failed result said, lower-cased, to find what the error complained about."""
+    """What the failed result said (its start), lower-cased, to find what the error named."""
     pieces = [slot.decision.evidence if slot.decision else ""]
     if slot.payload is not None:
         pieces.extend(t.text for t in slot.payload.texts)
     if slot.result is not None and slot.result.rpc_error:
         pieces.append(str(slot.result.rpc_error))
-    return " ".join(pieces).lower()
+    return " ".join(pieces)[:COMPLAINT_CHARS].lower()
 
 
 def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> bool:
@@ -206,11 +208,14 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
 
 
 def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
-    """A command or query run again with only the words the error named changed."""
+    """A command or query run again: most of its words kept, and the words it dropped are ones
+    the error named (``orders_2023`` after ``relation "orders_2023" does not exist``)."""
     if not isinstance(before, str) or not isinstance(after, str):
         return False
-    removed = set(claims.words(before)) - set(claims.words(after))
-    return all(word in complaint for word in removed)
+    old, new = set(claims.words(before)), set(claims.words(after))
+    if not old or len(old & new) < SAME_COMMAND_SHARE * len(old | new):
+        return False
+    return all(word in complaint for word in old - new)
 
 
 # ----------------------------------------------------------------------------- claims

@@ -373,7 +373,12 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     "everything", or (with a single call to speak of) when it says outright that it was done.
     Other units continue the sentence or paragraph before them; failure and success statements
     tied to nothing go to the calls the reply does not otherwise speak of.
+
+    Words that name no call ("Done!", "everything", a lone call to speak of) speak of the
+    *recent* calls: those since the assistant last wrote. In a chat turn that is every call of
+    the turn; in an agent's long run it is the step just taken, not the whole run.
     """
+    text_positions = sorted({u.position for u in units})
     identity_cues = pack.of_kind("identity")
     universal_cues = pack.of_kind("universal")
     success_cues = pack.of_kind("success")
@@ -383,12 +388,13 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         candidates = [c for c in calls if c.ready_at < unit.position]
         if not candidates:
             continue
+        recent = _recent(candidates, text_positions)
         frequency: dict[str, int] = {}
         for call in candidates:
             for token in unit.tokens & call.keywords.keys():
                 frequency[token] = frequency.get(token, 0) + 1
         speaks_of_identity = any(c.regex.search(unit.text) for c in identity_cues)
-        single = len(candidates) == 1
+        single = len(recent) == 1
         scores = {}
         for call in candidates:
             scores[call.index] = sum(
@@ -409,7 +415,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             if any(frequency.get(t) == 1 for t in unit.tokens & c.argument_tokens)
         }
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
-            unit.calls = {c.index for c in candidates}
+            unit.calls = {c.index for c in recent}
             unit.direct = True
         elif best > 0 or identity_calls:
             unit.calls = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
@@ -417,12 +423,12 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             unit.calls |= exclusive | identity_calls
             unit.direct = True
         elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
-            unit.calls = {candidates[0].index}
+            unit.calls = {recent[0].index}
             unit.direct = True
         elif single:
-            unit.calls = {candidates[0].index}
+            unit.calls = {recent[0].index}
         else:
-            loose.append((unit, candidates))
+            loose.append((unit, recent))
     _inherit(units)
     spoken_of = {i for u in units if u.direct for i in u.calls}
     for unit, candidates in loose:
@@ -430,6 +436,14 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             continue
         if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+
+
+def _recent(candidates: list[CallView], text_positions: list[int]) -> list[CallView]:
+    """The calls since the assistant last wrote before the latest of ``candidates``."""
+    latest = max(c.ready_at for c in candidates)
+    earlier_texts = [p for p in text_positions if p < latest]
+    since = earlier_texts[-1] if earlier_texts else -1
+    return [c for c in candidates if c.ready_at > since]
 
 
 def _inherit(units: list[Unit]) -> None:

@@ -98,6 +98,7 @@ class ToolResult(BaseModel):
     content_key: str = "content"  # field name of ``content`` in the record, for pointers
     structured_key: str = "structuredContent"
     flag_key: str = "isError"
+    error_key: str = "error"  # field name of ``rpc_error`` in the record, for pointers
 
 
 Part = TextPart | ToolCall | ToolResult

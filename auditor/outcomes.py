@@ -18,6 +18,7 @@ from auditor.rules_loader import OutcomeRules
 # Wrappers a client puts around a transport error before the "MCP error ..." text.
 _WRAPPER = re.compile(r"^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?")
 _NAME_SEPARATORS = re.compile(r"__|[./:]")
+ERROR_TEXT_CHARS = 8192  # error reports say what they are at the start: never scan further
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,10 @@ def decide(
         message = error.get("message", "")
         evidence = f"{code}: {message}" if code is not None else str(message)
         return OutcomeDecision(
-            Outcome.TRANSPORT_ERROR, "jsonrpc-error", clip(evidence), f"{result.pointer}/error"
+            Outcome.TRANSPORT_ERROR,
+            "jsonrpc-error",
+            clip(evidence),
+            f"{result.pointer}/{result.error_key}",
         )
     payload = payload or read_payload(result)
     for text in payload.texts:
@@ -143,8 +147,13 @@ def _error_payload(
         if lone is not None:
             return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
     for text in payload.plain:
-        stripped = text.text.lstrip()
-        for rule_id, regex in rules.error_text_res:
+        stripped = text.text[:ERROR_TEXT_CHARS].lstrip()
+        lines: int | None = None
+        for rule_id, regex, max_lines in rules.error_text_res:
+            if max_lines is not None:
+                lines = lines if lines is not None else _count_lines(text.text, max_lines)
+                if lines > max_lines:
+                    continue
             if regex.search(stripped):
                 return rule_id, stripped.splitlines()[0] if stripped else "", text.pointer
     if rules.runner_re.search(call.name):
@@ -154,6 +163,17 @@ def _error_payload(
                 if match:
                     return rules.test_summary.id, match.group(0).strip(), text.pointer
     return None
+
+
+def _count_lines(text: str, limit: int) -> int:
+    """Non-blank lines of a text, counted no further than just past ``limit``."""
+    count = 0
+    for line in text.splitlines():
+        if line.strip():
+            count += 1
+            if count > limit:
+                break
+    return count
 
 
 def _lone_error(value: dict[str, Any], rules: OutcomeRules) -> str | None:

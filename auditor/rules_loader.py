@@ -47,6 +47,9 @@ class _Strict(BaseModel):
 class PatternRule(_Strict):
     id: str
     pattern: str
+    # The text must be this short (non-blank lines) for the rule to apply: an error line at the
+    # top of long normal output (a warning printed before a build log) is not the answer.
+    max_lines: int | None = None
 
     _check = field_validator("pattern")(classmethod(lambda cls, v: _compile(v)))
 
@@ -126,8 +129,8 @@ class OutcomeRules(_Strict):
         return [(r.id, re.compile(r.pattern)) for r in self.transport_text]
 
     @cached_property
-    def error_text_res(self) -> list[tuple[str, re.Pattern[str]]]:
-        return [(r.id, re.compile(r.pattern)) for r in self.error_text]
+    def error_text_res(self) -> list[tuple[str, re.Pattern[str], int | None]]:
+        return [(r.id, re.compile(r.pattern), r.max_lines) for r in self.error_text]
 
     @cached_property
     def runner_re(self) -> re.Pattern[str]:

@@ -70,6 +70,22 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, str]]:
             yield path, str(given)
 
 
+REPEATED = "tool call already audited from another file (same conversation and call id)"
+
+
+def _first_reading(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Rows with calls that an earlier file already held (a log copied into a longer one, the
+    same benchmark run exported twice) left out; ids repeated inside one file are kept."""
+    first_source: dict[tuple[str, str], str] = {}
+    kept: list[dict[str, Any]] = []
+    for row in rows:
+        key = (row["conversation_id"], row["tool_call_id"])
+        source = first_source.setdefault(key, row["source"])
+        if source == row["source"]:
+            kept.append(row)
+    return kept, len(rows) - len(kept)
+
+
 def _stdin_copy() -> Path:
     """Standard input saved to a temporary file, so that detection can look at its start."""
     with tempfile.NamedTemporaryFile(prefix="auditor-stdin-", delete=False) as handle:
@@ -128,6 +144,9 @@ def scan(
                         reason=f"tool result for unknown call id {orphan.call_id!r}",
                     )
                 )
+    rows, repeated = _first_reading(rows)
+    if repeated:
+        passed_over[REPEATED] = passed_over.get(REPEATED, 0) + repeated
     return ScanResult(
         calls=calls_frame(rows),
         rejects=rejects_frame(rejects),

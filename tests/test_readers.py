@@ -216,12 +216,22 @@ def test_an_object_with_a_list_of_conversations_is_read(tmp_path: Path):
 
 
 def test_gzip_and_zstd_files_are_read_through(tmp_path: Path):
-    line = (json.dumps(slack_false_success("z")) + "\n").encode()
-    (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(line))
-    (tmp_path / "b.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(line))
+    def line(conversation_id: str) -> bytes:
+        return (json.dumps(slack_false_success(conversation_id)) + "\n").encode()
+
+    (tmp_path / "a.jsonl.gz").write_bytes(gzip.compress(line("gz")))
+    (tmp_path / "b.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(line("zst")))
     result = scan([tmp_path])
-    assert result.calls.height == 2
+    assert sorted(result.calls["conversation_id"]) == ["gz", "zst"]
     assert result.rejects.height == 0
+
+
+def test_a_call_already_read_from_another_file_is_counted_once(tmp_path: Path):
+    write_jsonl(tmp_path / "day1.jsonl", [slack_false_success("c-1")])
+    write_jsonl(tmp_path / "day1-copy.jsonl", [slack_false_success("c-1")])
+    result = scan([tmp_path])
+    assert result.calls.height == 1
+    assert sum(result.summary()["passed_over_by_reason"].values()) == 1
 
 
 def test_a_truncated_gzip_file_is_reported_not_raised(tmp_path: Path):
