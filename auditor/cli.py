@@ -18,6 +18,7 @@ import orjson
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from auditor import readers
 from auditor.evaluate import evaluate
@@ -200,7 +201,7 @@ def formats_command() -> None:
     table.add_column("name")
     table.add_column("reads")
     for name, module in readers.READERS.items():
-        table.add_row(name, module.DESCRIPTION)
+        table.add_row(name, Text(module.DESCRIPTION))
     Console().print(table)
 
 
