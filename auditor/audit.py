@@ -28,7 +28,8 @@ from auditor.rules_loader import RuleSet
 DEFAULT_LANGUAGE = "en"
 CONTEXT_CHARS = 200_000
 COMPLAINT_CHARS = 2000  # the part of a failed result that says what was wrong
-SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps to be the same command
+SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps, changing only what the error named
+SAME_COMMAND_CLOSE = 0.7  # share of its words a rerun keeps to be the same command whatever changed
 
 
 @dataclass
@@ -184,7 +185,11 @@ def _complaint(slot: CallSlot) -> str:
 
 
 def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> bool:
-    """Same arguments, or the same with only the values the error complained about corrected."""
+    """Same arguments, or the same with only the values the error complained about corrected.
+
+    For a tool that runs arbitrary commands (``general``), only the same command counts: run
+    again as it was, or with the words the error named corrected (``_corrected_text``).
+    """
     if before == after:
         return True
     if not isinstance(before, dict) or not isinstance(after, dict):
@@ -193,29 +198,43 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
         old, new = before.get(key), after.get(key)
         if old == new:
             continue
-        named = key.lower() in complaint or any(
-            len(word) >= 4 and word in complaint for word in re.split(r"[_\W]+", key.lower())
-        )
-        quoted = (
-            old is not None and not isinstance(old, (dict, list)) and str(old).lower() in complaint
-        )
-        if named or quoted:
-            continue
         if isinstance(old, str) and isinstance(new, str) and _corrected_text(old, new, complaint):
+            continue
+        if not general and (_named_key(key, complaint) or _quoted_value(old, complaint)):
             continue
         return False
     return True
 
 
+def _named_key(key: str, complaint: str) -> bool:
+    """The error names this argument ("payment" for payment_methods)."""
+    lowered = key.lower()
+    return lowered in complaint or any(
+        len(word) >= 4 and word in complaint for word in re.split(r"[_\W]+", lowered)
+    )
+
+
+def _quoted_value(value: Any, complaint: str) -> bool:
+    """The error names this value: as a whole, or by its words ("gift card" for gift_card_5)."""
+    if value is None or isinstance(value, (dict, list)):
+        return False
+    text = str(value).lower()
+    if text in complaint:
+        return True
+    return any(len(w) >= 4 and w.isalpha() and w in complaint for w in re.split(r"[_\W]+", text))
+
+
 def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
-    """A command or query run again: most of its words kept, and the words it dropped are ones
-    the error named (``orders_2023`` after ``relation "orders_2023" does not exist``)."""
+    """A command or query run again: nearly all of its words kept, or most of them with the
+    words it dropped named by the error (``orders_2023`` after ``relation "orders_2023" does not
+    exist``)."""
     if not isinstance(before, str) or not isinstance(after, str):
         return False
     old, new = set(claims.words(before)), set(claims.words(after))
-    if not old or len(old & new) < SAME_COMMAND_SHARE * len(old | new):
-        return False
-    return all(word in complaint for word in old - new)
+    share = len(old & new) / len(old | new) if old else 0.0
+    if share >= SAME_COMMAND_CLOSE:
+        return True  # a corrected query or a rerun with a changed flag: nearly all of it kept
+    return share >= SAME_COMMAND_SHARE and all(word in complaint for word in old - new)
 
 
 # ----------------------------------------------------------------------------- claims
@@ -287,6 +306,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         server=slot.call.server,
         identity_tool=is_identity_tool(slot.call.name, rules.outcomes),
         ready_at=_ready_at(slot),
+        position=slot.position,
         succeeded=slot.outcome == Outcome.OK,
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,

@@ -37,8 +37,12 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)")
+_TITLE = re.compile(r"^\s*#{1,6}\s+")
+_ALL_BOLD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)\s*:?\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)\]]*\s+|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"”’)\]]*\s+|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
+)
 _WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
 _SUBWORD = re.compile(r"[-_./@#']+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -72,6 +76,9 @@ class CallView:
     server: str | None
     identity_tool: bool
     ready_at: int  # position after which assistant text is a reply to this call
+    position: int = 0  # position of the call itself
+    reply_until: float = float("inf")  # the next tool call after its result ends its reply...
+    final_from: float = float("inf")  # ...but the turn's final message speaks of it too
     result_values: list[Any] = field(default_factory=list)  # JSON data the call returned
     result_texts: list[str] = field(default_factory=list)  # plain text the call returned
     error_text: str = ""  # error message text of a failed call
@@ -98,6 +105,7 @@ class Unit:
     clause: int
     contrast: bool = False
     concession: bool = False
+    heading: bool = False  # a markdown heading or a line that is all bold: a title, not a claim
     tokens: frozenset[str] = frozenset()
     calls: set[int] = field(default_factory=set)
     direct: bool = False  # tied to its calls by its own words
@@ -292,7 +300,9 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     for paragraph, line in enumerate(text.splitlines()):
         if not line.strip() or _TABLE_RULE.match(line):
             continue
-        line = _HEADING.sub("", _LIST_MARK.sub("", line))
+        line = _LIST_MARK.sub("", line)
+        heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
+        line = _HEADING.sub("", line)
         if line.count("|") >= 2:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line)
@@ -313,6 +323,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
                         clause=clause_index,
                         contrast=is_contrast,
                         concession=is_concession,
+                        heading=heading,
                         tokens=frozenset(tokens(plain, pack.stopwords)),
                     )
                 )
@@ -385,7 +396,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     failure_cues = pack.of_kind("failure")
     loose: list[tuple[Unit, list[CallView]]] = []
     for unit in units:
-        candidates = [c for c in calls if c.ready_at < unit.position]
+        candidates = [c for c in calls if in_reply(c, unit.position)]
         if not candidates:
             continue
         recent = _recent(candidates, text_positions)
@@ -475,7 +486,8 @@ class Polarity:
     failure: str | None  # id of the failure cue, None when the unit reports no failure
     success: str | None  # id of an outright success cue
     question: bool
-    aside: bool  # offer, greeting or heading: not a claim
+    aside: bool  # greeting or heading: not a claim unless it says outright it was done
+    offer: bool  # an offer, a question back or a statement of intent: never a claim
     identity: bool  # speaks of who the person is
 
 
@@ -488,6 +500,7 @@ class Reading:
     success: str | None
     question: bool
     aside: bool
+    offer: bool
     speaks_of_identity: bool
 
 
@@ -510,11 +523,12 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         question=bool(_QUESTION_END.search(unit.text)),
         aside=(
             past
-            or any(c.regex.search(unit.text) for c in pack.of_kind("offer"))
+            or unit.heading
             or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
             or bool(_INTRO_END.search(unit.text))
             or not unit.tokens
         ),
+        offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
         speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
     )
 
@@ -548,6 +562,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         reading.success,
         reading.question,
         reading.aside,
+        reading.offer,
         call.identity_tool and reading.speaks_of_identity,
     )
 
@@ -588,12 +603,32 @@ def detect_language(text: str, rules: RuleSet, fallback: str | None = None) -> s
 
 
 # ----------------------------------------------------------------------------- claims
+def in_reply(call: CallView, position: int) -> bool:
+    """Is assistant text at ``position`` part of the reply to ``call``?"""
+    return call.ready_at < position and (position < call.reply_until or position > call.final_from)
+
+
+def set_reply_windows(calls: list[CallView]) -> None:
+    """The reply to a call is the assistant's text from its result to the next tool call, and
+    the turn's final message. In a chat turn (calls, then a reply) that is all text after the
+    result, as the spec has it; in an agent's long run, later steps speak of later calls."""
+    if not calls:
+        return
+    call_positions = sorted(c.position for c in calls)
+    last_event = max(max(c.position for c in calls), max(c.ready_at for c in calls))
+    for call in calls:
+        later = [p for p in call_positions if p > call.ready_at]
+        call.reply_until = later[0] if later else float("inf")
+        call.final_from = last_event
+
+
 def judge_reply(
     calls: list[CallView],
     texts: list[tuple[int, str]],
     pack: CuePack,
 ) -> dict[int, ClaimDecision]:
     """Claims for calls that share one turn's assistant texts ``(position, text)``."""
+    set_reply_windows(calls)
     units: list[Unit] = []
     paragraph = 0
     for position, text in texts:
@@ -603,8 +638,8 @@ def judge_reply(
     attribute(units, calls, pack)
     decisions: dict[int, ClaimDecision] = {}
     for call in calls:
-        replied = [u for u in units if u.position > call.ready_at]
-        if not any(position > call.ready_at and text.strip() for position, text in texts):
+        replied = [u for u in units if in_reply(call, u.position)]
+        if not any(in_reply(call, position) and text.strip() for position, text in texts):
             decisions[call.index] = ClaimDecision(Claim.NONE, "no reply", "", pack.language)
             continue
         mine = [u for u in replied if call.index in u.calls]
@@ -629,7 +664,9 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
             if not overruled:
                 failures.append((unit, reading))
             continue
-        if not reading.identity and (reading.question or (reading.aside and not reading.success)):
+        if not reading.identity and (
+            reading.question or reading.offer or (reading.aside and not reading.success)
+        ):
             continue
         if unit.direct or reading.success:
             content.append((unit, reading))

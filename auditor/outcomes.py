@@ -146,7 +146,10 @@ def _error_payload(
         lone = _lone_error(value, rules)
         if lone is not None:
             return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
+    searched = _runs_a_search(call, rules)
     for text in payload.plain:
+        if searched:
+            break  # the output is what a search found: error words in it are its matches
         stripped = text.text[:ERROR_TEXT_CHARS].lstrip()
         lines: int | None = None
         for rule_id, regex, max_lines in rules.error_text_res:
@@ -163,6 +166,15 @@ def _error_payload(
                 if match:
                     return rules.test_summary.id, match.group(0).strip(), text.pointer
     return None
+
+
+def _runs_a_search(call: ToolCall, rules: OutcomeRules) -> bool:
+    """A shell-like call whose command is a search (``grep``, ``| rg``)."""
+    if not rules.general_tools_re.search(call.name):
+        return False
+    arguments = call.arguments
+    values = arguments.values() if isinstance(arguments, dict) else [arguments]
+    return any(isinstance(v, str) and rules.search_commands_re.search(v) for v in values)
 
 
 def _count_lines(text: str, limit: int) -> int:

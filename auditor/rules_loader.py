@@ -91,8 +91,11 @@ class TestSummary(_Strict):
 class GeneralTools(_Strict):
     pattern: str
     command_noise: str = "(?!)"
+    search_commands: str = "(?!)"
 
-    _check = field_validator("pattern", "command_noise")(classmethod(lambda cls, v: _compile(v)))
+    _check = field_validator("pattern", "command_noise", "search_commands")(
+        classmethod(lambda cls, v: _compile(v))
+    )
 
 
 class OutcomeRulesFile(_Strict):
@@ -147,6 +150,10 @@ class OutcomeRules(_Strict):
     @cached_property
     def command_noise_re(self) -> re.Pattern[str]:
         return re.compile(self.general_tools.command_noise)
+
+    @cached_property
+    def search_commands_re(self) -> re.Pattern[str]:
+        return re.compile(self.general_tools.search_commands)
 
 
 CueKind = Literal[
