@@ -26,6 +26,7 @@ from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
 
 DEFAULT_LANGUAGE = "en"
+_HELP = re.compile(r"(?:^|\s)(?:--help|-h|help)(?:\s|$)")
 CONTEXT_CHARS = 200_000
 COMPLAINT_CHARS = 2000  # the part of a failed result that says what was wrong
 SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps, changing only what the error named
@@ -196,8 +197,12 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
         return _corrected_text(before, after, complaint) if general else False
     for key in set(before) | set(after):
         old, new = before.get(key), after.get(key)
-        if old == new:
-            continue
+        if (
+            old == new
+            or (old is None and isinstance(new, bool))
+            or (new is None and isinstance(old, bool))
+        ):
+            continue  # the same, or an output option (a flag) switched on or off
         if isinstance(old, str) and isinstance(new, str) and _corrected_text(old, new, complaint):
             continue
         if not general and (_named_key(key, complaint) or _quoted_value(old, complaint)):
@@ -230,6 +235,10 @@ def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
     exist``)."""
     if not isinstance(before, str) or not isinstance(after, str):
         return False
+    if _HELP.search(after) and not _HELP.search(before):
+        return False  # looking up how a command is used is not running it
+    if before.strip() and before.strip() in after:
+        return True  # the same command, run again after others (``git add … && <it>``)
     old, new = set(claims.words(before)), set(claims.words(after))
     share = len(old & new) / len(old | new) if old else 0.0
     if share >= SAME_COMMAND_CLOSE:

@@ -46,6 +46,7 @@ _SENTENCE_END = re.compile(
 _WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
 _SUBWORD = re.compile(r"[-_./@#']+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_QUOTED = re.compile(r"[\"“”«»]\S[^\"“”«»]{0,80}[\"“”«»]|`[^`]+`")
 _GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
@@ -295,7 +296,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     boundary = pack.of_kind("clause")
     concession = pack.of_kind("concession")
     units: list[Unit] = []
-    text = _FENCE.sub(" [code] ", text)
+    text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
     sentence_index = 0
     for paragraph, line in enumerate(text.splitlines()):
         if not line.strip() or _TABLE_RULE.match(line):
@@ -647,6 +648,28 @@ def judge_reply(
     return decisions
 
 
+def _presents(unit: Unit, call: CallView) -> bool:
+    """Does the sentence present something as found or done: values (numbers, ids, names,
+    quoted titles), the things the call acted on, or the data it returned? A sentence with
+    none ("I need to use the other command") plans or explains; it claims nothing done."""
+    if unit.tokens & (call.argument_tokens | call.data_tokens):
+        return True
+    if any(any(ch.isdigit() for ch in token) for token in unit.tokens):
+        return True
+    if _QUOTED.search(unit.text):
+        return True
+    return any(
+        word[:1].isupper() and index > 0 and not words_before.endswith((".", ":"))
+        for index, (word, words_before) in enumerate(_words_with_context(unit.text))
+    )
+
+
+def _words_with_context(text: str) -> Iterator[tuple[str, str]]:
+    """Each word of a text with the text before it (to tell a name from a sentence start)."""
+    for match in re.finditer(r"[^\W\d_][\w'’-]*", text):
+        yield match.group(0), text[: match.start()].rstrip()
+
+
 def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
     readings = [(u, polarity(u, pack, call)) for u in units]
     failures: list[tuple[Unit, Polarity]] = []
@@ -668,7 +691,7 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
             reading.question or reading.offer or (reading.aside and not reading.success)
         ):
             continue
-        if unit.direct or reading.success:
+        if reading.success or reading.identity or (unit.direct and _presents(unit, call)):
             content.append((unit, reading))
     if failures:
         unit, reading = failures[0]
