@@ -205,10 +205,32 @@ def same_purpose(before: Any, after: Any, complaint: str, *, general: bool) -> b
             continue  # the same, or an output option (a flag) switched on or off
         if isinstance(old, str) and isinstance(new, str) and _corrected_text(old, new, complaint):
             continue
+        if (
+            isinstance(old, list)
+            and isinstance(new, list)
+            and _named_items_dropped(old, new, complaint)
+        ):
+            continue
         if not general and (_named_key(key, complaint) or _quoted_value(old, complaint)):
             continue
         return False
     return True
+
+
+def _named_items_dropped(old: list[Any], new: list[Any], complaint: str) -> bool:
+    """A list argument that only lost the items the error named (a flight the error said was
+    full), keeping the rest."""
+    dropped = [item for item in old if item not in new]
+    added = [item for item in new if item not in old]
+    if not dropped or added:
+        return False
+    return all(
+        any(
+            any(ch.isdigit() for ch in word) and word in complaint
+            for word in claims.words(str(item))
+        )
+        for item in dropped
+    )
 
 
 def _named_key(key: str, complaint: str) -> bool:
@@ -317,6 +339,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         ready_at=_ready_at(slot),
         position=slot.position,
         succeeded=slot.outcome == Outcome.OK,
+        failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )

@@ -84,6 +84,7 @@ class CallView:
     result_texts: list[str] = field(default_factory=list)  # plain text the call returned
     error_text: str = ""  # error message text of a failed call
     succeeded: bool = False  # outcome ok: failure words about its data describe the data
+    failed: bool = False  # the call failed (or returned no identity)
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
@@ -391,6 +392,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     the turn; in an agent's long run it is the step just taken, not the whole run.
     """
     text_positions = sorted({u.position for u in units})
+    by_index = {c.index: c for c in calls}
     identity_cues = pack.of_kind("identity")
     universal_cues = pack.of_kind("universal")
     success_cues = pack.of_kind("success")
@@ -426,13 +428,14 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             for c in candidates
             if any(frequency.get(t) == 1 for t in unit.tokens & c.argument_tokens)
         }
+        tied = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
+        tied |= {i for i, n in named.items() if most_named and n == most_named}
+        tied = _by_returned_data(unit, tied, by_index)
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
-        elif best > 0 or identity_calls:
-            unit.calls = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
-            unit.calls |= {i for i, n in named.items() if most_named and n == most_named}
-            unit.calls |= exclusive | identity_calls
+        elif tied or identity_calls:
+            unit.calls = tied | exclusive | identity_calls
             unit.direct = True
         elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
             unit.calls = {recent[0].index}
@@ -448,6 +451,23 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             continue
         if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+
+
+def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:
+    """Among calls of the same tool tied to a sentence, the ones whose returned data it repeats
+    (two parallel ``update_reservation`` calls: the sentence with the new bags speaks of the one
+    that returned them, not of its failed twin)."""
+    by_tool: dict[str, list[int]] = {}
+    for index in tied:
+        by_tool.setdefault(by_index[index].name, []).append(index)
+    kept = set(tied)
+    for indexes in by_tool.values():
+        if len(indexes) < 2:
+            continue
+        echoed = {i for i in indexes if unit.tokens & by_index[i].data_tokens}
+        if echoed and echoed != set(indexes):
+            kept -= set(indexes) - echoed
+    return kept
 
 
 def _recent(candidates: list[CallView], text_positions: list[int]) -> list[CallView]:
@@ -502,6 +522,7 @@ class Reading:
     question: bool
     aside: bool
     offer: bool
+    reacts: bool
     speaks_of_identity: bool
 
 
@@ -530,6 +551,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             or not unit.tokens
         ),
         offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
+        reacts=any(c.regex.search(unit.cue_text) for c in pack.of_kind("reacts")),
         speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
     )
 
@@ -558,6 +580,14 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         and len(unit.tokens & call.error_tokens) >= RESTATED_WORDS
     ):
         failure = "restates the error"
+    if (
+        failure is None
+        and call.failed
+        and reading.reacts
+        and reading.success is None
+        and unit.position < call.reply_until < float("inf")  # before the agent acted again
+    ):
+        failure = "deals with the failed step"
     return Polarity(
         failure,
         reading.success,

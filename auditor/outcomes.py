@@ -89,7 +89,16 @@ def decide(
             result.pointer + verdict.pointer,
             verdict.missing,
         )
-    if result.is_error:
+    ignored = next(
+        (
+            rule.id
+            for rule in rules.ignored_flag
+            if result.is_error
+            and rule.matches(call.name, [t.text for t in payload.texts], call.arguments)
+        ),
+        None,
+    )
+    if result.is_error and ignored is None:
         first = payload.texts[0].text if payload.texts else ""
         return OutcomeDecision(
             Outcome.TOOL_ERROR, "flagged-error", clip(first), f"{result.pointer}/{result.flag_key}"
@@ -110,7 +119,7 @@ def decide(
         return OutcomeDecision(
             Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer
         )
-    return OutcomeDecision(Outcome.OK, "ok")
+    return OutcomeDecision(Outcome.OK, f"flag-ignored:{ignored}" if ignored else "ok")
 
 
 def _null_shaped(value: Any, ignore: frozenset[str]) -> bool:

@@ -88,6 +88,24 @@ class TestSummary(_Strict):
     )
 
 
+class IgnoredFlag(_Strict):
+    id: str
+    tools: str
+    text: str
+    command: str | None = None
+
+    _check = field_validator("tools", "text")(classmethod(lambda cls, v: _compile(v)))
+
+    def matches(self, tool: str, texts: list[str], arguments: Any) -> bool:
+        if not re.search(self.tools, tool):
+            return False
+        if self.command is not None:
+            values = arguments.values() if isinstance(arguments, dict) else [arguments]
+            if not any(isinstance(v, str) and re.search(self.command, v) for v in values):
+                return False
+        return re.match(self.text, "\n".join(texts)) is not None
+
+
 class GeneralTools(_Strict):
     pattern: str
     command_noise: str = "(?!)"
@@ -107,6 +125,7 @@ class OutcomeRulesFile(_Strict):
     lone_error: LoneError | None = None
     error_text: list[PatternRule] = []
     test_summary: TestSummary | None = None
+    ignored_flag: list[IgnoredFlag] = []
     general_tools: GeneralTools | None = None
 
 
@@ -121,6 +140,7 @@ class OutcomeRules(_Strict):
     lone_error: LoneError
     error_text: list[PatternRule]
     test_summary: TestSummary
+    ignored_flag: list[IgnoredFlag] = []
     general_tools: GeneralTools
 
     @cached_property
@@ -167,6 +187,7 @@ CueKind = Literal[
     "contrast",  # a clause after it outweighs the clause before ("but", "however")
     "clause",  # a clause boundary without contrast (", and I ..."): parts may speak of other calls
     "past",  # speaks of an earlier turn's action ("my earlier request"): no claim on this turn
+    "reacts",  # an agent dealing with a failed step before it acts again ("let me fix that")
     "concession",  # the clause it opens is outweighed by the rest ("although")
 ]
 
@@ -305,7 +326,7 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     for path, label in _layers("outcomes.toml", user):
         data = _read_toml(path, label)
         checked = _validate(OutcomeRulesFile, data, label)
-        for section in ("transport_text", "envelope", "error_text"):
+        for section in ("transport_text", "envelope", "error_text", "ignored_flag"):
             for rule in getattr(checked, section):
                 origins[f"outcomes:{rule.id}"] = label
         merged = _merge(merged, data)

@@ -171,3 +171,18 @@ def test_failure_words_inside_good_data_are_ok(payload):
 def test_a_log_with_error_lines_is_ok():
     log = "2024-06-18 02:14 INFO start\n2024-06-18 02:15 ERROR batch 2291 timed out\n"
     assert outcome({"content": log}, name="read_file") == "ok"
+
+
+def test_a_search_that_found_nothing_is_not_a_failure():
+    row = one_call(
+        "Nothing matches.",
+        {"content": "Exit code 1", "isError": True},
+        "Bash",
+        command="git grep -n 'legacy_flag'",
+    )
+    assert (row["outcome"], row["outcome_rule"]) == ("ok", "flag-ignored:search-found-nothing")
+
+
+def test_a_failed_command_that_is_not_a_search_keeps_its_flag():
+    row = one_call("Done.", {"content": "Exit code 1", "isError": True}, "Bash", command="make")
+    assert row["outcome"] == "tool_error"
