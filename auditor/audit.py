@@ -261,6 +261,8 @@ def _corrected_text(before: Any, after: Any, complaint: str) -> bool:
         return False  # looking up how a command is used is not running it
     if before.strip() and before.strip() in after:
         return True  # the same command, run again after others (``git add … && <it>``)
+    if len(after.split()) >= 2 and after.strip() in before:
+        return True  # the same command without what ran before it (``sleep 60 && <it>``)
     old, new = set(claims.words(before)), set(claims.words(after))
     share = len(old & new) / len(old | new) if old else 0.0
     if share >= SAME_COMMAND_CLOSE:

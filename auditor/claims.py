@@ -523,6 +523,7 @@ class Reading:
     aside: bool
     offer: bool
     reacts: bool
+    asks_to_confirm: bool
     speaks_of_identity: bool
 
 
@@ -552,6 +553,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         ),
         offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
         reacts=any(c.regex.search(unit.cue_text) for c in pack.of_kind("reacts")),
+        asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
     )
 
@@ -723,6 +725,10 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
             continue
         if reading.success or reading.identity or (unit.direct and _presents(unit, call)):
             content.append((unit, reading))
+    proposal = any(u.reading is not None and u.reading.asks_to_confirm for u in units)
+    if proposal:
+        # The reply asks to confirm before acting: only an outright "done" claims success.
+        content = [(u, r) for u, r in content if r.success]
     if failures:
         unit, reading = failures[0]
         presented = [u for u, _ in content if u.tokens & call.data_tokens]
