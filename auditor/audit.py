@@ -27,7 +27,7 @@ from auditor.rules_loader import RuleSet
 
 DEFAULT_LANGUAGE = "en"
 _HELP = re.compile(r"(?:^|\s)(?:--help|-h|help)(?:\s|$)")
-CONTEXT_CHARS = 200_000
+CONTEXT_CHARS = 50_000
 COMPLAINT_CHARS = 2000  # the part of a failed result that says what was wrong
 SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps, changing only what the error named
 SAME_COMMAND_CLOSE = 0.7  # share of its words a rerun keeps to be the same command whatever changed
@@ -277,9 +277,10 @@ def _claims(slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
     for slot in slots:
         by_turn[slot.turn].append(slot)
-    seen = ""  # data the conversation showed so far: replies that recount it quote it
+    seen = ""  # data shown in the previous turn: a reply that recounts it quotes it
     for turn, turn_slots in sorted(by_turn.items()):
-        seen = (seen + " " + " ".join(_data_of(slot) for slot in turn_slots))[-CONTEXT_CHARS:]
+        shown_before = seen
+        seen = " ".join(_data_of(slot) for slot in turn_slots)[:CONTEXT_CHARS]
         turn_texts = texts.get(turn, [])
         first = min(s.position for s in turn_slots)
         reply = " ".join(text for pos, _, text in turn_texts if pos > first)
@@ -297,7 +298,9 @@ def _claims(slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules
                     note=f"reply in {name}: no claim cues for this language" if has_reply else "",
                 )
             continue
-        context = requests.get(turn, "") + " " + seen
+        # The person's request and what the previous turn showed; a long agent run's own data
+        # is not context, or nearly any phrase would be found in it.
+        context = requests.get(turn, "") + " " + shown_before
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         decisions = claims.judge_reply(views, [(pos, text) for pos, _, text in turn_texts], pack)
         for index, slot in enumerate(turn_slots):
