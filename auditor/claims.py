@@ -437,6 +437,12 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         elif tied or identity_calls:
             unit.calls = tied | exclusive | identity_calls
             unit.direct = True
+            if unit.reading is None:
+                unit.reading = read_unit(unit, pack)
+            if unit.reading.failures:
+                # "The issue tools are not available": a failure said of a family of tools
+                # covers every call whose name it uses.
+                unit.calls |= {i for i, n in named.items() if n}
         elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
             unit.calls = {recent[0].index}
             unit.direct = True
