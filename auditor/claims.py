@@ -80,6 +80,7 @@ class CallView:
     position: int = 0  # position of the call itself
     reply_until: float = float("inf")  # the next tool call after its result ends its reply...
     final_from: float = float("inf")  # ...but the turn's final message speaks of it too
+    spoke_between: bool = False  # the assistant wrote about it before its next tool call
     result_values: list[Any] = field(default_factory=list)  # JSON data the call returned
     result_texts: list[str] = field(default_factory=list)  # plain text the call returned
     error_text: str = ""  # error message text of a failed call
@@ -91,6 +92,7 @@ class CallView:
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
+    specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
     quoted_text: str = ""  # result data, argument values and the request, lower-cased
     data_tokens: frozenset[str] = frozenset()
 
@@ -274,6 +276,9 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         for t in tokens(text, stopwords)
         if _specific(t)
     )
+    view.specific_tokens = view.argument_tokens | frozenset(
+        t for t in tokens(argument_text, stopwords) if len(t) >= 3 and any(c.isdigit() for c in t)
+    )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
     # happened to: a reply that says them again is telling the person what went wrong.
@@ -411,9 +416,11 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         single = len(recent) == 1
         scores = {}
         for call in candidates:
-            scores[call.index] = sum(
-                call.keywords[t] / frequency[t] for t in unit.tokens & call.keywords.keys()
-            )
+            shared = unit.tokens & call.keywords.keys()
+            if call.spoke_between and unit.position > call.reply_until:
+                # The final message of a long run speaks of an early step only by naming it.
+                shared &= call.name_tokens | call.specific_tokens
+            scores[call.index] = sum(call.keywords[t] / frequency[t] for t in shared)
         best = max(scores.values())
         identity_calls = (
             {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
@@ -431,6 +438,14 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         tied = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
         tied |= {i for i, n in named.items() if most_named and n == most_named}
         tied = _by_returned_data(unit, tied, by_index)
+        # A sentence that says a failed call's error words again speaks of that call, whatever
+        # data of other calls it also repeats.
+        if unit.reading is None:
+            unit.reading = read_unit(unit, pack)
+        if unit.reading.failures:
+            tied |= {
+                c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
+            }
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
@@ -647,7 +662,7 @@ def in_reply(call: CallView, position: int) -> bool:
     return call.ready_at < position and (position < call.reply_until or position > call.final_from)
 
 
-def set_reply_windows(calls: list[CallView]) -> None:
+def set_reply_windows(calls: list[CallView], text_positions: Sequence[int] = ()) -> None:
     """The reply to a call is the assistant's text from its result to the next tool call, and
     the turn's final message. In a chat turn (calls, then a reply) that is all text after the
     result, as the spec has it; in an agent's long run, later steps speak of later calls."""
@@ -659,6 +674,9 @@ def set_reply_windows(calls: list[CallView]) -> None:
         later = [p for p in call_positions if p > call.ready_at]
         call.reply_until = later[0] if later else float("inf")
         call.final_from = last_event
+        call.spoke_between = later != [] and any(
+            call.ready_at < p < call.reply_until for p in text_positions
+        )
 
 
 def judge_reply(
@@ -667,7 +685,7 @@ def judge_reply(
     pack: CuePack,
 ) -> dict[int, ClaimDecision]:
     """Claims for calls that share one turn's assistant texts ``(position, text)``."""
-    set_reply_windows(calls)
+    set_reply_windows(calls, [position for position, _ in texts])
     units: list[Unit] = []
     paragraph = 0
     for position, text in texts:
