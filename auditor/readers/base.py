@@ -133,27 +133,37 @@ def take_sample(path: Path) -> Sample:
     return Sample(path=path, name=plain_name(path), head=head, lines=lines, records=records)
 
 
-def load_document(path: Path, source: str, rejects: list[Reject]) -> Any | None:
-    """A whole file as one JSON value, or None (with a reject) when it is not valid JSON."""
+def read_bytes(path: Path, source: str, rejects: list[Reject]) -> bytes | None:
+    """A whole (decompressed) file, or None with a reject when it cannot be read."""
     try:
         with open_bytes(path) as handle:
-            data = handle.read()
+            return handle.read()
     except STREAM_ERRORS as exc:
         rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
         return None
+
+
+def parse_document(data: bytes | str, source: str, rejects: list[Reject]) -> Any | None:
+    """``data`` as one JSON value, or None with a reject naming the line where it breaks."""
     try:
-        return orjson.loads(data.lstrip(b"\xef\xbb\xbf"))
+        return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        line = data.count(b"\n", 0, exc.pos) + 1
+        newline = b"\n" if isinstance(data, bytes) else "\n"
         rejects.append(
             Reject(
                 source=source,
-                line=line,
+                line=data.count(newline, 0, exc.pos) + 1,
                 reason=f"malformed JSON document: {exc.msg}",
                 excerpt=excerpt(data[max(0, exc.pos - 40) : exc.pos + 40]),
             )
         )
         return None
+
+
+def load_document(path: Path, source: str, rejects: list[Reject]) -> Any | None:
+    """A whole file as one JSON value, or None (with a reject) when it is not valid JSON."""
+    data = read_bytes(path, source, rejects)
+    return None if data is None else parse_document(data.lstrip(b"\xef\xbb\xbf"), source, rejects)
 
 
 def excerpt(raw: bytes | str, limit: int = EXCERPT_CHARS) -> str:
@@ -282,18 +292,8 @@ def _document_records(
     text = read_text(path, source, rejects)
     if text is None:
         return
-    try:
-        document = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        line = text.count("\n", 0, exc.pos) + 1
-        rejects.append(
-            Reject(
-                source=source,
-                line=line,
-                reason=f"malformed JSON document: {exc.msg}",
-                excerpt=excerpt(text[max(0, exc.pos - 40) : exc.pos + 40]),
-            )
-        )
+    document = parse_document(text, source, rejects)
+    if document is None:
         return
     if is_conversation(document):
         yield 1, "", document
@@ -331,13 +331,8 @@ def embedded_json(text: str, start: int = 0) -> tuple[Any, int, int] | None:
 
 def read_text(path: Path, source: str, rejects: list[Reject]) -> str | None:
     """A whole (decompressed) file as text, or None with a reject when it cannot be read."""
-    try:
-        with open_bytes(path) as handle:
-            data = handle.read()
-    except STREAM_ERRORS as exc:
-        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
-        return None
-    return data.decode("utf-8", "replace").lstrip("\ufeff")
+    data = read_bytes(path, source, rejects)
+    return None if data is None else data.decode("utf-8", "replace").lstrip("\ufeff")
 
 
 def json_items(
@@ -429,13 +424,10 @@ def array_records(
     path: Path, source: str, rejects: list[Reject], keys: tuple[str, ...] = ()
 ) -> ArrayDocument:
     """``array_items`` of a whole (decompressed) file."""
-    try:
-        with open_bytes(path) as handle:
-            data = handle.read()
-    except STREAM_ERRORS as exc:
-        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
+    text = read_text(path, source, rejects)
+    if text is None:
         return ArrayDocument(malformed=True)
-    return array_items(data.decode("utf-8", "replace"), source, rejects, keys)
+    return array_items(text, source, rejects, keys)
 
 
 def array_items(
