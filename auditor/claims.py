@@ -738,7 +738,11 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
                 and later[0].contrast
                 and not later[1].failure
                 and not later[1].question
-                and (later[1].success is not None or not later[1].aside)
+                and (
+                    later[1].success is not None
+                    # a claim about this call, not a turn to another subject ("But I want to …")
+                    or (later[0].direct and not later[1].aside and not later[1].offer)
+                )
             )
             if not overruled:
                 failures.append((unit, reading))
