@@ -9,6 +9,7 @@ Exit statuses (also in the README):
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -94,6 +95,12 @@ def scan_command(
     redact_emails: Annotated[
         bool, typer.Option("--redact-emails", help="Mask email addresses too.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Processes to audit files in (default: all cores)."
+        ),
+    ] = os.cpu_count() or 1,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
     if input_format is not None and input_format not in readers.READERS:
@@ -109,6 +116,7 @@ def scan_command(
         input_format=input_format,
         redact=redact,
         redact_emails=redact_emails,
+        jobs=jobs,
     )
     summary = result.summary()
     write_outputs(out, result.calls, result.rejects, summary, output_format.value)

@@ -11,6 +11,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,61 @@ def _stdin_copy() -> Path:
     return Path(handle.name)
 
 
+@dataclass
+class FileAudit:
+    """What one input file gave: rows, rejects, and what was passed over."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    skipped: str | None = None
+    passed_over: dict[str, int] = field(default_factory=dict)
+    conversations: int = 0
+
+
+def audit_file(
+    path: Path,
+    source: str,
+    rules: RuleSet,
+    redactor: Redactor,
+    input_format: str | None = None,
+) -> FileAudit:
+    """Read and audit one file; never raises on its content."""
+    if not path.exists():
+        return FileAudit(rejects=[Reject(source=source, line=0, reason="no such file")])
+    read = read_file(path, source, input_format)
+    audit = FileAudit(
+        rejects=[r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects],
+        skipped=read.skipped,
+        passed_over=dict(read.passed_over),
+        conversations=len(read.conversations),
+    )
+    for conversation in read.conversations:
+        audited = audit_conversation(conversation, rules, redactor)
+        audit.rows.extend(audited.rows)
+        for orphan in audited.orphan_results:
+            audit.rejects.append(
+                Reject(
+                    source=source,
+                    line=orphan.line,
+                    reason=f"tool result for unknown call id {orphan.call_id!r}",
+                )
+            )
+    return audit
+
+
+# Each worker process keeps the rules and settings it was started with.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(rules: RuleSet, redactor: Redactor, input_format: str | None) -> None:
+    _WORKER.update(rules=rules, redactor=redactor, input_format=input_format)
+
+
+def _audit_in_worker(job: tuple[Path, str]) -> FileAudit:
+    path, source = job
+    return audit_file(path, source, _WORKER["rules"], _WORKER["redactor"], _WORKER["input_format"])
+
+
 def scan(
     paths: Iterable[str | Path],
     *,
@@ -101,57 +157,51 @@ def scan(
     input_format: str | None = None,
     redact: bool = True,
     redact_emails: bool = False,
+    jobs: int = 1,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
     Secrets in the excerpts the table keeps (evidence, reply sentences, reject excerpts) are
     redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too.
+    ``jobs`` > 1 audits files in that many processes; the result is the same as with one.
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails)
+    inputs = list(expand(paths))
+    stdin_copy = _stdin_copy() if any(source == STDIN for _, source in inputs) else None
+    work = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]
+    try:
+        if jobs > 1 and len(work) > 1:
+            with ProcessPoolExecutor(
+                max_workers=jobs,
+                initializer=_start_worker,
+                initargs=(rules, redactor, input_format),
+            ) as pool:
+                audits = list(pool.map(_audit_in_worker, work, chunksize=1))
+        else:
+            audits = [audit_file(p, s, rules, redactor, input_format) for p, s in work]
+    finally:
+        if stdin_copy is not None:
+            stdin_copy.unlink(missing_ok=True)
     rows: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     skipped: list[tuple[str, str]] = []
     passed_over: dict[str, int] = {}
-    files = conversations = 0
-    for given, source in expand(paths):
-        files += 1
-        path = _stdin_copy() if source == STDIN else given
-        if not path.exists():
-            rejects.append(Reject(source=source, line=0, reason="no such file"))
-            continue
-        try:
-            read = read_file(path, source, input_format)
-        finally:
-            if source == STDIN:
-                path.unlink(missing_ok=True)
-        rejects.extend(
-            r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects
-        )
-        if read.skipped:
-            skipped.append((source, read.skipped))
-        for reason, count in read.passed_over.items():
+    for (_, source), audit in zip(work, audits, strict=True):
+        rows.extend(audit.rows)
+        rejects.extend(audit.rejects)
+        if audit.skipped:
+            skipped.append((source, audit.skipped))
+        for reason, count in audit.passed_over.items():
             passed_over[reason] = passed_over.get(reason, 0) + count
-        for conversation in read.conversations:
-            conversations += 1
-            audited = audit_conversation(conversation, rules, redactor)
-            rows.extend(audited.rows)
-            for orphan in audited.orphan_results:
-                rejects.append(
-                    Reject(
-                        source=source,
-                        line=orphan.line,
-                        reason=f"tool result for unknown call id {orphan.call_id!r}",
-                    )
-                )
     rows, repeated = _first_reading(rows)
     if repeated:
         passed_over[REPEATED] = passed_over.get(REPEATED, 0) + repeated
     return ScanResult(
         calls=calls_frame(rows),
         rejects=rejects_frame(rejects),
-        files=files,
-        conversations=conversations,
+        files=len(work),
+        conversations=sum(a.conversations for a in audits),
         skipped=skipped,
         passed_over=passed_over,
     )

@@ -205,3 +205,11 @@ def test_escape_sequences_and_markup_in_transcripts_are_shown_as_text(tmp_path: 
     assert "\x1b" not in output
     assert "[bold]loud[/bold]" in output
     assert "[blink]c-1[/blink]" in output
+
+
+def test_several_processes_give_the_same_table_as_one(tmp_path: Path):
+    run("scan", SAMPLES, "--out", tmp_path / "one", "--jobs", "1")
+    run("scan", SAMPLES, "--out", tmp_path / "two", "--jobs", "2")
+    one = pl.read_parquet(tmp_path / "one" / "calls.parquet")
+    two = pl.read_parquet(tmp_path / "two" / "calls.parquet")
+    assert one.equals(two)
