@@ -202,6 +202,28 @@ def rules_command(
         console.print(cues)
 
 
+@app.command("bench")
+def bench_command(
+    folder: Annotated[
+        Path, typer.Option("--dir", help="Where the synthetic corpus is (or is written).")
+    ] = Path("bench-corpus"),
+    size_mb: Annotated[float, typer.Option("--size-mb", help="Corpus size to generate.")] = 100.0,
+) -> None:
+    """Measure scan throughput and memory against bare JSON parsing of the same files."""
+    from auditor.bench import run
+
+    report = run(folder, size_mb)
+    table = Table(
+        title=f"{report.megabytes:.0f} MB, {report.conversations:,} conversations, "
+        f"{os.cpu_count()} core(s)"
+    )
+    for column in ("reading", "MB/s", "conversations/s", "× bare parsing", "peak RSS MB"):
+        table.add_column(column, justify="left" if column == "reading" else "right")
+    for name, mb_s, conv_s, ratio, peak in report.rows():
+        table.add_row(name, f"{mb_s:.1f}", f"{conv_s:,.0f}", f"{ratio:.3f}", f"{peak:.0f}")
+    Console().print(table)
+
+
 @app.command("formats")
 def formats_command() -> None:
     """List the transcript readers (each file's format is detected unless --input-format)."""

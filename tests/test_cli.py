@@ -213,3 +213,16 @@ def test_several_processes_give_the_same_table_as_one(tmp_path: Path):
     one = pl.read_parquet(tmp_path / "one" / "calls.parquet")
     two = pl.read_parquet(tmp_path / "two" / "calls.parquet")
     assert one.equals(two)
+
+
+def test_the_benchmark_corpus_is_readable_and_has_failing_calls(tmp_path: Path):
+    from auditor.bench import generate
+
+    written, conversations = generate(tmp_path, 0.2)
+    assert written > 0 and conversations > 0
+    result = run("scan", tmp_path, "--out", tmp_path / "out", "--fail-on", "never")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert result.exit_code == 0
+    assert summary["conversations"] == conversations
+    failing = summary["tool_calls"] - summary["outcomes"]["ok"]
+    assert 0.03 < failing / summary["tool_calls"] < 0.3

@@ -1,0 +1,260 @@
+"""A benchmark of the auditor against bare JSON parsing of the same files.
+
+``auditor bench --size-mb 100`` writes a synthetic corpus with a realistic mix (OpenAI chat and
+Anthropic conversations, 1 to 4 turns, 5-15% failing calls, GraphQL and MCP payloads of a few
+KB, long assistant texts), then measures on those files, each in a fresh process: bare parsing
+(``orjson.loads`` of every line, one core), ``scan`` on one core and ``scan`` on all cores. It
+prints MB/s, conversations/s, the ratio of each scan to bare parsing, and peak resident memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+FILES = 8
+
+_TOOLS = [
+    "update_ticket",
+    "search_issues",
+    "linear_graphql",
+    "get_me",
+    "slack_post_message",
+    "run_sql",
+    "calendar_create_event",
+    "github_graphql",
+]
+
+
+def _payload(rng: random.Random, tool: str, failing: bool) -> dict:
+    """A tool message in the MCP host's shape: content blocks, sometimes structuredContent."""
+    rows = [
+        {
+            "id": f"ISS-{rng.randint(1, 9999)}",
+            "title": " ".join(rng.choices(_WORDS, k=8)),
+            "state": rng.choice(["open", "closed", "in review"]),
+        }
+        for _ in range(rng.randint(5, 25))
+    ]
+    if tool.endswith("graphql"):
+        data = {"data": {"repository": {"issues": rows}}}
+        if failing:
+            data = {
+                "data": {"repository": None},
+                "errors": [{"message": "Resource not accessible"}],
+            }
+        return {"content": [{"type": "text", "text": json.dumps(data)}]}
+    if tool == "get_me":
+        body = "null" if failing else json.dumps({"login": "dana", "name": "Dana Whitfield"})
+        return {"content": [{"type": "text", "text": body}]}
+    if failing:
+        return rng.choice(
+            [
+                {
+                    "content": [{"type": "text", "text": "403 Forbidden: token lacks write scope"}],
+                    "isError": True,
+                },
+                {"content": json.dumps({"ok": False, "error": "channel_not_found"})},
+                {"error": {"code": -32001, "message": "Request timed out"}, "content": None},
+            ]
+        )
+    return {"content": [{"type": "text", "text": json.dumps({"results": rows})}]}
+
+
+_WORDS = [
+    "the",
+    "ticket",
+    "update",
+    "deploy",
+    "invoice",
+    "customer",
+    "order",
+    "report",
+    "release",
+    "cycle",
+    "sprint",
+    "team",
+    "review",
+    "branch",
+    "merge",
+    "cache",
+    "latency",
+    "error",
+    "budget",
+    "checkout",
+    "payment",
+    "refund",
+]
+
+
+def _reply(rng: random.Random, failing: bool) -> str:
+    opening = rng.choice(
+        ["All set — ", "Done. ", "I couldn't finish that: ", "Here's what I found: "]
+    )
+    body = " ".join(" ".join(rng.choices(_WORDS, k=rng.randint(8, 16))) + "." for _ in range(6))
+    if failing and rng.random() < 0.5:
+        opening = "Sorry, that didn't go through — "
+    return opening + body
+
+
+def _conversation(rng: random.Random, number: int, anthropic: bool) -> dict:
+    messages: list[dict] = []
+    for turn in range(rng.randint(1, 4)):
+        messages.append(
+            {"role": "user", "content": "please " + " ".join(rng.choices(_WORDS, k=12))}
+        )
+        calls = [
+            (f"call_{number}_{turn}_{i}", rng.choice(_TOOLS)) for i in range(rng.randint(1, 3))
+        ]
+        results = [(cid, tool, _payload(rng, tool, rng.random() < 0.10)) for cid, tool in calls]
+        text = _reply(rng, any("isError" in p or "error" in p for _, _, p in results))
+        if anthropic:
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "tool_use", "id": cid, "name": tool, "input": {"q": "x"}}
+                        for cid, tool in calls
+                    ],
+                }
+            )
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": cid,
+                            "content": p.get("content") or "error",
+                            "is_error": bool(p.get("isError") or p.get("error")),
+                        }
+                        for cid, _, p in results
+                    ],
+                }
+            )
+            messages.append({"role": "assistant", "content": [{"type": "text", "text": text}]})
+        else:
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": cid,
+                            "type": "function",
+                            "function": {"name": tool, "arguments": "{}"},
+                        }
+                        for cid, tool in calls
+                    ],
+                }
+            )
+            messages.extend({"role": "tool", "tool_call_id": cid, **p} for cid, _, p in results)
+            messages.append({"role": "assistant", "content": text})
+    return {"conversation_id": f"bench-{number}", "messages": messages}
+
+
+def generate(folder: Path, size_mb: float, seed: int = 7) -> tuple[int, int]:
+    """Write about ``size_mb`` of transcripts in FILES files; (bytes, conversations) written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    target = int(size_mb * (1 << 20))
+    written = conversations = 0
+    handles = [open(folder / f"part-{i:02d}.jsonl", "wb") for i in range(FILES)]  # noqa: SIM115
+    try:
+        while written < target:
+            line = orjson.dumps(_conversation(rng, conversations, conversations % 3 == 0)) + b"\n"
+            handles[conversations % FILES].write(line)
+            written += len(line)
+            conversations += 1
+    finally:
+        for handle in handles:
+            handle.close()
+    return written, conversations
+
+
+@dataclass
+class Measure:
+    name: str
+    seconds: float
+    peak_mb: float
+
+
+def _child(mode: str, folder: str, jobs: int) -> None:
+    """Run one measurement in this (fresh) process and print it as JSON."""
+    files = sorted(Path(folder).glob("*.jsonl"))
+    start = time.perf_counter()
+    if mode == "bare":
+        for path in files:
+            with open(path, "rb") as handle:
+                for line in handle:
+                    orjson.loads(line)
+    else:
+        from auditor.scan import scan
+
+        scan(files, jobs=jobs)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(json.dumps({"seconds": seconds, "peak_kb": max(peak, children)}))
+
+
+def measure(mode: str, folder: Path, jobs: int = 1) -> Measure:
+    output = subprocess.run(
+        [sys.executable, "-m", "auditor.bench", mode, str(folder), str(jobs)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    found = json.loads(output.strip().splitlines()[-1])
+    name = {"bare": "bare orjson parsing, 1 core", "scan": f"auditor scan, {jobs} core(s)"}[mode]
+    return Measure(name, found["seconds"], found["peak_kb"] / 1024)
+
+
+@dataclass
+class Report:
+    megabytes: float
+    conversations: int
+    measures: list[Measure]
+
+    def rows(self) -> list[tuple[str, float, float, float, float]]:
+        """(name, MB/s, conversations/s, ratio to bare parsing, peak MB) per measure."""
+        bare = self.measures[0].seconds
+        return [
+            (
+                m.name,
+                self.megabytes / m.seconds,
+                self.conversations / m.seconds,
+                bare / m.seconds,
+                m.peak_mb,
+            )
+            for m in self.measures
+        ]
+
+
+def run(folder: Path, size_mb: float) -> Report:
+    """Generate the corpus when the folder holds none, then measure each way of reading it."""
+    files = sorted(folder.glob("*.jsonl"))
+    if not files:
+        generate(folder, size_mb)
+        files = sorted(folder.glob("*.jsonl"))
+    megabytes = sum(p.stat().st_size for p in files) / (1 << 20)
+    conversations = 0
+    for path in files:
+        with open(path, "rb") as handle:
+            conversations += sum(1 for _ in handle)
+    cores = os.cpu_count() or 1
+    measures = [measure("bare", folder), measure("scan", folder, 1), measure("scan", folder, cores)]
+    return Report(megabytes, conversations, measures)
+
+
+if __name__ == "__main__":  # the child process of ``measure``
+    _child(sys.argv[1], sys.argv[2], int(sys.argv[3]))
