@@ -55,14 +55,14 @@ _SUFFIX = re.compile(r"(?:ing|ed|s)$")
 _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
-MAX_DATA_TOKENS = 4000
+MAX_DATA_TOKENS = 1500
 ERROR_CHARS = 300  # the part of an error message that states the problem
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 LONG_VALUE = 200
 LANGUAGE_MIN_SCORE = 2.0  # marker weight a text needs before its language is named
 LANGUAGE_LEAD = 1.5  # how far the best language must lead the next
 LANGUAGE_SAMPLE_CHARS = 4000  # enough text to tell a language by its common words
-DATA_CHARS = 20_000  # how much of a result's data ties sentences to it
+DATA_CHARS = 8_000  # how much of a result's data ties sentences to it
 TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
 NAME_WEIGHT = 1.5  # the tool's own name words name the action: the strongest tie
 
