@@ -174,22 +174,29 @@ def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
 def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
     """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic."""
     for match in _WORD.finditer(_GROUPED_NUMBER.sub("", text)):
-        raw = match.group(0).strip("'")
-        if _NUMBER.fullmatch(raw):
-            yield raw
+        yield from _word_tokens(match.group(0), stopwords)
+
+
+@functools.lru_cache(maxsize=262144)
+def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
+    """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
+    raw = word.strip("'")
+    if _NUMBER.fullmatch(raw):
+        return (raw,)
+    pieces = [raw, *_SUBWORD.split(raw)]
+    pieces += [
+        part for piece in pieces if piece.isalpha() for part in _CAMEL.sub(" ", piece).split()
+    ]
+    found = []
+    for piece in dict.fromkeys(pieces):
+        piece = piece.lower()
+        if not piece or piece in stopwords:
             continue
-        pieces = [raw, *_SUBWORD.split(raw)]
-        pieces += [
-            part for piece in pieces if piece.isalpha() for part in _CAMEL.sub(" ", piece).split()
-        ]
-        for piece in dict.fromkeys(pieces):
-            piece = piece.lower()
-            if not piece or piece in stopwords:
-                continue
-            has_digit = any(ch.isdigit() for ch in piece)
-            if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
-                continue
-            yield stem(piece)
+        has_digit = any(ch.isdigit() for ch in piece)
+        if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
+            continue
+        found.append(stem(piece))
+    return tuple(found)
 
 
 def _names_a_thing(value: str) -> bool:
