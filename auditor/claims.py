@@ -56,6 +56,7 @@ _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
 
 MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
 MAX_DATA_TOKENS = 1500
+UNIT_CHARS = 2000  # the longest sentence read for cues (a 1 MB run-on reply is cut)
 ERROR_CHARS = 300  # the part of an error message that states the problem
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 LONG_VALUE = 200
@@ -325,6 +326,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
                 continue
             pieces = _clauses(sentence, contrast, boundary, concession)
             for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
+                clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
                 masked = _CODE_SPAN.sub(" ", clause)
                 plain = _CODE_SPAN.sub(r"\1", clause).strip()
                 units.append(

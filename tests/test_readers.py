@@ -250,3 +250,21 @@ def test_licences_and_readmes_are_passed_over_with_a_reason(tmp_path: Path):
     result = scan([tmp_path])
     assert result.rejects.height == 0
     assert result.summary()["skipped_files"] == 2
+
+
+def test_json_nested_too_deeply_is_a_reject_not_a_crash(tmp_path: Path):
+    deep = "[" * 100_000 + "]" * 100_000
+    good = json.dumps(slack_false_success("ok-1"))
+    (tmp_path / "deep.jsonl").write_text(deep + "\n" + good + "\n", encoding="utf-8")
+    result = scan([tmp_path / "deep.jsonl"])
+    assert result.calls["conversation_id"].to_list() == ["ok-1"]
+    assert result.rejects.row(0, named=True)["line"] == 1
+
+
+def test_a_one_megabyte_run_on_reply_is_read(tmp_path: Path):
+    crafted = "could not " * 50_000 + "a" * 500_000
+    record = slack_false_success("long")
+    record["messages"][-1]["content"] = crafted
+    write_jsonl(tmp_path / "long.jsonl", [record])
+    result = scan([tmp_path / "long.jsonl"])
+    assert result.calls.row(0, named=True)["claim"] == "failure"

@@ -49,9 +49,14 @@ READERS: dict[str, ModuleType] = {module.NAME: module for module in MODULES}
 
 
 def score(module: ModuleType, sample: Sample) -> int:
-    if hasattr(module, "sniff"):
-        return int(module.sniff(sample))
-    return sum(module.looks_like(record) for record in sample.records if record is not None)
+    """How strongly a sample looks like the module's format; a reader that cannot even look at
+    the sample (JSON nested too deeply, say) is not the reader for it."""
+    try:
+        if hasattr(module, "sniff"):
+            return int(module.sniff(sample))
+        return sum(module.looks_like(record) for record in sample.records if record is not None)
+    except (RecursionError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+        return 0
 
 
 def detect(path: Path) -> ModuleType | None:

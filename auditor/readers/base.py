@@ -108,8 +108,12 @@ class Sample:
         stripped = self.head.lstrip(b"\xef\xbb\xbf \t\r\n")
         if stripped[:1] not in (b"{", b"["):
             return False
-        first = self.records[0] if self.records else None
-        return first is None or len(self.lines) == 1
+        if len(self.lines) <= 1:
+            return True
+        # Pretty-printed: the first line is no JSON value of its own and few others are. A JSONL
+        # file whose first line is broken still has whole values on most of its lines.
+        parsed = sum(record is not None for record in self.records)
+        return self.records[0] is None and parsed < len(self.lines) // 2
 
 
 def take_sample(path: Path) -> Sample:
@@ -123,7 +127,8 @@ def take_sample(path: Path) -> Sample:
     head = b"".join(chunks)[:SAMPLE_BYTES]
     lines = [line for line in head.splitlines() if line.strip()][:SAMPLE_LINES]
     if len(head) == SAMPLE_BYTES and lines and not head.endswith(b"\n"):
-        lines = lines[:-1] or lines  # the last line may be cut by the sample's end
+        # The last line may be cut by the sample's end; a single long line is read whole.
+        lines = lines[:-1] if len(lines) > 1 else [_first_line(path) or lines[0]]
     records = []
     for line in lines:
         try:
@@ -131,6 +136,18 @@ def take_sample(path: Path) -> Sample:
         except orjson.JSONDecodeError:
             records.append(None)
     return Sample(path=path, name=plain_name(path), head=head, lines=lines, records=records)
+
+
+def _first_line(path: Path) -> bytes:
+    """The first non-blank line of a file however long it is (one conversation of many MB)."""
+    with open_bytes(path) as handle:
+        try:
+            for line in handle:
+                if line.strip():
+                    return line.rstrip(b"\r\n")
+        except STREAM_ERRORS:
+            pass
+    return b""
 
 
 def read_bytes(path: Path, source: str, rejects: list[Reject]) -> bytes | None:
@@ -254,8 +271,17 @@ def read_conversations(
 def sniff_conversations(sample: Sample, looks_like: Callable[[Any], int]) -> int:
     """Score a sample with a per-record ``looks_like``: the records of a JSONL file, or the
     conversations at the start of a JSON document (which the sample may cut short)."""
-    if not sample.looks_like_json_document():
-        return sum(looks_like(record) for record in sample.records if record is not None)
+    if not sample.looks_like_json_document() or sample.records[:1] != [None]:
+        found: list[Any] = []
+        for record in sample.records:
+            if isinstance(record, list):  # a line holding an array of conversations
+                found.extend(record[:20])
+            elif isinstance(record, dict) and not is_conversation(record):
+                key = conversation_list_key(record)  # a line holding an export object
+                found.extend(record[key][:20] if key else [record])
+            elif record is not None:
+                found.append(record)
+        return sum(looks_like(record) for record in found[:SAMPLE_LINES])
     text = sample.text.lstrip("\ufeff")
     ignored: list[Reject] = []
     if text.lstrip().startswith("["):
@@ -325,6 +351,8 @@ def embedded_json(text: str, start: int = 0) -> tuple[Any, int, int] | None:
         try:
             value, end = _DECODER.raw_decode(text, brace)
             return value, brace, end
+        except RecursionError:
+            return None  # nested too deeply to be an event: the line is text
         except ValueError:
             position = brace + 1
 
