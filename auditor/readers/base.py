@@ -243,7 +243,16 @@ def read_conversations(
     result = ReadResult()
     sample = take_sample(path)
     if sample.looks_like_json_document():
-        records = _document_records(path, source, result.rejects)
+        records = list(_document_records(path, source, result.rejects))
+        if not records and not result.rejects:
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=1,
+                    reason="JSON document holds no conversations",
+                    excerpt=excerpt(sample.head),
+                )
+            )
     else:
         records = ((n, "", r) for n, r in json_lines(path, source, result.rejects))
     for number, pointer, record in records:
