@@ -1,0 +1,141 @@
+"""A folder of everything that goes wrong in real logs, scanned end to end: nothing raises,
+every line is audited or listed in rejects, nothing hostile reaches the terminal, no token is
+written out unredacted."""
+
+import gzip
+import json
+from pathlib import Path
+
+import polars as pl
+from builders import assistant, call, chat, text_block, tool, user
+from typer.testing import CliRunner
+
+from auditor.cli import app
+
+TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+
+
+def conversation(conversation_id: str, reply: str = "Done ✅") -> dict:
+    return chat(
+        user("update it"),
+        assistant(None, call("c1", "update_ticket", key="OPS-1")),
+        tool("c1", text_block(f"403 Forbidden for token {TOKEN}"), isError=True),
+        assistant(reply),
+        conversation_id=conversation_id,
+    )
+
+
+def line(record: dict) -> str:
+    return json.dumps(record) + "\n"
+
+
+def hostile_folder(root: Path) -> Path:
+    root.mkdir()
+    (root / "malformed.jsonl").write_text(
+        line(conversation("m-1")) + '{"messages": [oops\n' + line(conversation("m-3")), "utf-8"
+    )
+    (root / "still-being-written.jsonl").write_text(
+        line(conversation("w-1")) + line(conversation("w-2"))[:60], "utf-8"
+    )
+    (root / "bad-utf8.jsonl").write_bytes(
+        line(conversation("u-1")).encode() + b'{"conversation_id": "\xff\xfe", "messages": []}\n'
+    )
+    (root / "bom-crlf.jsonl").write_bytes(
+        b"\xef\xbb\xbf" + line(conversation("b-1")).replace("\n", "\r\n").encode()
+    )
+    (root / "empty.jsonl").write_text("", "utf-8")
+    (root / "binary.jsonl").write_bytes(bytes(range(256)) * 40)
+    packed = gzip.compress("".join(line(conversation(f"g-{i}")) for i in range(300)).encode())
+    (root / "cut.jsonl.gz").write_bytes(packed[: len(packed) * 2 // 3])
+    (root / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n", "utf-8")
+    wrong = [
+        {"conversation_id": "t-1", "messages": [{"role": "user", "content": 42}]},
+        {"conversation_id": "t-2", "messages": [{"role": "assistant", "tool_calls": "not a list"}]},
+        {
+            "conversation_id": "t-3",
+            "messages": [
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {"id": "x", "function": {"name": "f", "arguments": "{not json"}}
+                    ],
+                }
+            ],
+        },
+        {
+            "conversation_id": "t-4",
+            "messages": [{"role": "tool", "tool_call_id": "nobody", "content": "orphan"}],
+        },
+        {
+            "conversation_id": "t-5",
+            "messages": [
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "dup",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        },
+                        {
+                            "id": "dup",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        },
+                    ],
+                },
+                {"role": "tool", "tool_call_id": "dup", "content": "ok"},
+            ],
+        },
+        "a string, not a conversation",
+    ]
+    (root / "wrong-types.jsonl").write_text("".join(json.dumps(r) + "\n" for r in wrong), "utf-8")
+    hostile = "Done \x1b]8;;http://evil\x1b\\\\x1b[2J [bold red]owned[/bold red] ✅"
+    (root / "a-escapes.jsonl").write_text(line(conversation("e-1", hostile)), "utf-8")
+    (root / "notes.jsonl").write_text('{"hello": "world"}\n', "utf-8")
+    return root
+
+
+def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
+    folder = hostile_folder(tmp_path / "in")
+    result = CliRunner().invoke(app, ["scan", str(folder), "--out", str(tmp_path / "out")])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 1  # critical findings exist; rejects are counted in the summary
+    out = tmp_path / "out"
+    calls = pl.read_parquet(out / "calls.parquet")
+    rejects = pl.read_ndjson(out / "rejects.jsonl")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["rejects"] == rejects.height > 0
+
+    audited = set(zip(calls["source"], calls["conversation_id"], strict=True))
+    for name, expected in {
+        "malformed.jsonl": {"m-1", "m-3"},
+        "still-being-written.jsonl": {"w-1"},
+        "bad-utf8.jsonl": {"u-1"},
+        "bom-crlf.jsonl": {"b-1"},
+        "a-escapes.jsonl": {"e-1"},
+    }.items():
+        assert {c for s, c in audited if s.endswith(name)} == expected, name
+    assert any(s.endswith("cut.jsonl.gz") for s, _ in audited)
+
+    rejected = {
+        (Path(s).name, line) for s, line in zip(rejects["source"], rejects["line"], strict=True)
+    }
+    for name in ("malformed.jsonl", "still-being-written.jsonl", "bad-utf8.jsonl"):
+        assert (name, 2) in rejected, name
+    for name in ("empty.jsonl", "binary.jsonl", "deep.jsonl", "notes.jsonl", "cut.jsonl.gz"):
+        assert any(n == name for n, _ in rejected), name
+    assert any(reason.startswith("tool result for unknown call id") for reason in rejects["reason"])
+
+    everything = (
+        result.output
+        + "".join(
+            p.read_text(errors="replace") for p in out.iterdir() if p.suffix in (".jsonl", ".json")
+        )
+        + calls.write_csv()
+    )
+    assert "\x1b" not in result.output
+    assert "owned[/bold red]" in result.output  # shown as text, never as style
+    assert TOKEN not in everything
