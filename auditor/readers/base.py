@@ -575,3 +575,115 @@ def _members(
         if text[position] == "}":
             return position + 1
         position = _skip(text, position + 1)
+
+
+# ----------------------------------------------------------------------------- JSON values in text
+def document_values(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
+    """(start line, value) of each record of a JSON document: the elements of a top-level array,
+    or each top-level value when the file holds one or several (concatenated) values.
+
+    Decoded element by element with ``raw_decode``, so each record keeps the line it starts
+    on; a syntax error is one reject at its line and ends the document.
+    """
+    line, counted = 1, 0
+    position = skip_blank(text, 0)
+
+    def line_at(index: int) -> int:
+        nonlocal line, counted
+        line += text.count("\n", counted, index)
+        counted = index
+        return line
+
+    def fail(index: int, why: str) -> None:
+        rejects.append(
+            Reject(
+                source=source,
+                line=line_at(index),
+                reason=f"malformed JSON document: {why}",
+                excerpt=excerpt(text[max(0, index - 40) : index + 40]),
+            )
+        )
+
+    in_array = text.startswith("[", position)
+    if in_array:
+        position = skip_blank(text, position + 1)
+        if text.startswith("]", position):
+            return
+    while position < len(text):
+        try:
+            value, end = _DECODER.raw_decode(text, position)
+        except ValueError as exc:
+            fail(getattr(exc, "pos", position), str(getattr(exc, "msg", exc)))
+            return
+        yield line_at(position), value
+        position = skip_blank(text, end)
+        if not in_array:
+            continue
+        if text.startswith(",", position):
+            position = skip_blank(text, position + 1)
+        elif text.startswith("]", position):
+            rest = skip_blank(text, position + 1)
+            if rest < len(text):
+                fail(rest, "text after the end of the array")
+            return
+        else:
+            fail(position, "expected ',' or ']' between array elements")
+            return
+    if in_array:
+        fail(len(text), "the array is not closed")
+
+
+def skip_blank(text: str, position: int) -> int:
+    while position < len(text) and text[position] in " \t\r\n\ufeff":
+        position += 1
+    return position
+
+
+def text_lines(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded JSON) for each non-blank line of a text; bad lines are rejects."""
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            yield number, orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            last = number == len(lines) and not text.endswith("\n")
+            rejects.append(
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="truncated JSON" if last else f"malformed JSON: {exc}",
+                    excerpt=excerpt(raw),
+                )
+            )
+
+
+def first_line_is_json(text: str) -> bool:
+    """The first non-blank line is a complete JSON value (a JSON-lines file)."""
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                orjson.loads(line)
+                return True
+            except orjson.JSONDecodeError:
+                return False
+    return False
+
+
+def first_element(text: str) -> Any:
+    """The first record of a JSON document's start (None when it cannot be decoded there)."""
+    position = skip_blank(text, 0)
+    if text.startswith("[", position):
+        position = skip_blank(text, position + 1)
+    try:
+        return _DECODER.raw_decode(text, position)[0]
+    except ValueError:
+        return None
+
+
+def json_records(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
+    """(line, value) of each record of a text: a JSON document's values, or one per line."""
+    if text.lstrip()[:1] in ("[", "{") and not first_line_is_json(text):
+        return document_values(text, source, rejects)
+    return text_lines(text, source, rejects)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,17 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, Sample, excerpt, plain_name, read_text
+from auditor.readers.base import (
+    ReadResult,
+    Sample,
+    document_values,
+    excerpt,
+    first_element,
+    first_line_is_json,
+    plain_name,
+    read_text,
+    skip_blank,
+)
 
 NAME = "mcp_wire"
 DESCRIPTION = (
@@ -77,111 +86,6 @@ _SERVER_LOG_NAME = re.compile(r"^mcp-server-(?P<server>.+)\.log$", re.I)
 _CLIENT_LOG_NAME = re.compile(r"^mcp(?:-server-.+)?\d*\.log$", re.I)
 _INSPECTOR_NAME = re.compile(r"^inspector-protocol-(?P<server>.+?)-\d{4}-\d{2}-\d{2}T.*\.json$")
 _DECODER = json.JSONDecoder()
-
-
-# ----------------------------------------------------------------------------- shared helpers
-def document_values(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
-    """(start line, value) of each record of a JSON document: the elements of a top-level array,
-    or each top-level value when the file holds one or several (concatenated) values.
-
-    Decoded element by element with ``raw_decode``, so each record keeps the line it starts
-    on; a syntax error is one reject at its line and ends the document.
-    """
-    line, counted = 1, 0
-    position = _skip_space(text, 0)
-
-    def line_at(index: int) -> int:
-        nonlocal line, counted
-        line += text.count("\n", counted, index)
-        counted = index
-        return line
-
-    def fail(index: int, why: str) -> None:
-        rejects.append(
-            Reject(
-                source=source,
-                line=line_at(index),
-                reason=f"malformed JSON document: {why}",
-                excerpt=excerpt(text[max(0, index - 40) : index + 40]),
-            )
-        )
-
-    in_array = text.startswith("[", position)
-    if in_array:
-        position = _skip_space(text, position + 1)
-        if text.startswith("]", position):
-            return
-    while position < len(text):
-        try:
-            value, end = _DECODER.raw_decode(text, position)
-        except ValueError as exc:
-            fail(getattr(exc, "pos", position), str(getattr(exc, "msg", exc)))
-            return
-        yield line_at(position), value
-        position = _skip_space(text, end)
-        if not in_array:
-            continue
-        if text.startswith(",", position):
-            position = _skip_space(text, position + 1)
-        elif text.startswith("]", position):
-            rest = _skip_space(text, position + 1)
-            if rest < len(text):
-                fail(rest, "text after the end of the array")
-            return
-        else:
-            fail(position, "expected ',' or ']' between array elements")
-            return
-    if in_array:
-        fail(len(text), "the array is not closed")
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n\ufeff":
-        position += 1
-    return position
-
-
-def text_lines(text: str, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON) for each non-blank line of a text; bad lines are rejects."""
-    lines = text.split("\n")
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            yield number, orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            last = number == len(lines) and not text.endswith("\n")
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=number,
-                    reason="truncated JSON" if last else f"malformed JSON: {exc}",
-                    excerpt=excerpt(raw),
-                )
-            )
-
-
-def first_line_is_json(text: str) -> bool:
-    """The first non-blank line is a complete JSON value (a JSON-lines file)."""
-    for line in text.splitlines():
-        if line.strip():
-            try:
-                orjson.loads(line)
-                return True
-            except orjson.JSONDecodeError:
-                return False
-    return False
-
-
-def first_element(text: str) -> Any:
-    """The first record of a JSON document's start (None when it cannot be decoded there)."""
-    position = _skip_space(text, 0)
-    if text.startswith("[", position):
-        position = _skip_space(text, position + 1)
-    try:
-        return _DECODER.raw_decode(text, position)[0]
-    except ValueError:
-        return None
 
 
 # ----------------------------------------------------------------------------- detection
@@ -683,7 +587,7 @@ def _log_message(
         reader.result.pass_over(LOG_TEXT)
         return
     payload = match.group("payload")
-    start = _skip_space(payload, 0)
+    start = skip_blank(payload, 0)
     if not payload.startswith(("{", "["), start):
         reader.result.pass_over(REDACTED)
         return

@@ -40,10 +40,10 @@ from auditor.readers.base import (
     conversation_id,
     decode_arguments,
     excerpt,
+    json_records,
     plain_name,
     read_text,
 )
-from auditor.readers.mcp_wire import document_values, first_line_is_json, text_lines
 
 NAME = "openai_responses"
 DESCRIPTION = "OpenAI Responses API items (function_call, mcp_call, message), one response per line"
@@ -141,10 +141,7 @@ def read(path: Path, source: str) -> ReadResult:
     text = read_text(path, source, result.rejects)
     if text is None:
         return result
-    if text.lstrip()[:1] in ("[", "{") and not first_line_is_json(text):
-        records = document_values(text, source, result.rejects)
-    else:
-        records = text_lines(text, source, result.rejects)
+    records = json_records(text, source, result.rejects)
     chains: dict[str, ItemReader] = {}  # response id -> the conversation it continues
     for number, record in records:
         parse_line(record, number, source, name, result, chains)

@@ -40,10 +40,10 @@ from auditor.readers.base import (
     Sample,
     decode_arguments,
     excerpt,
+    json_records,
     plain_name,
     read_text,
 )
-from auditor.readers.mcp_wire import document_values, first_line_is_json, text_lines
 
 NAME = "otel_genai"
 DESCRIPTION = "OpenTelemetry GenAI / MCP spans in OTLP JSON (execute_tool, tools/call, messages)"
@@ -339,10 +339,7 @@ def read(path: Path, source: str) -> ReadResult:
     text = read_text(path, source, result.rejects)
     if text is None:
         return result
-    if text.lstrip()[:1] in ("[", "{") and not first_line_is_json(text):
-        records = document_values(text, source, result.rejects)
-    else:
-        records = text_lines(text, source, result.rejects)
+    records = json_records(text, source, result.rejects)
     spans: list[Span] = []
     for line, record in records:
         found = spans_of(record)
