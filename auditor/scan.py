@@ -7,6 +7,7 @@ result.calls.filter(pl.col("finding") == "false_success")
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
 import sys
 import tempfile
@@ -26,6 +27,7 @@ from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import calls_frame, rejects_frame, summarize
 
 STDIN = "-"
+PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
 
 
 @dataclass
@@ -163,7 +165,8 @@ def scan(
 
     Secrets in the excerpts the table keeps (evidence, reply sentences, reject excerpts) are
     redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too.
-    ``jobs`` > 1 audits files in that many processes; the result is the same as with one.
+    ``jobs`` > 1 audits files in that many processes (when there are several files and at least
+    PARALLEL_MIN_BYTES of them); the result is the same as with one.
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails)
@@ -171,9 +174,13 @@ def scan(
     stdin_copy = _stdin_copy() if any(source == STDIN for _, source in inputs) else None
     work = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]
     try:
-        if jobs > 1 and len(work) > 1:
+        size = sum(p.stat().st_size for p, _ in work if p.exists())
+        if jobs > 1 and len(work) > 1 and size >= PARALLEL_MIN_BYTES:
+            # Spawned, not forked: the parent has polars' thread pool running, and a forked
+            # child of a threaded process can deadlock.
             with ProcessPoolExecutor(
                 max_workers=jobs,
+                mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
                 initargs=(rules, redactor, input_format),
             ) as pool:

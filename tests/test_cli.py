@@ -1,6 +1,7 @@
 """The command line: outputs, formats, exit statuses, and the end-to-end scan of the samples."""
 
 import json
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -207,7 +208,8 @@ def test_escape_sequences_and_markup_in_transcripts_are_shown_as_text(tmp_path: 
     assert "[blink]c-1[/blink]" in output
 
 
-def test_several_processes_give_the_same_table_as_one(tmp_path: Path):
+def test_several_processes_give_the_same_table_as_one(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(sys.modules["auditor.scan"], "PARALLEL_MIN_BYTES", 0)
     run("scan", SAMPLES, "--out", tmp_path / "one", "--jobs", "1")
     run("scan", SAMPLES, "--out", tmp_path / "two", "--jobs", "2")
     one = pl.read_parquet(tmp_path / "one" / "calls.parquet")

@@ -268,3 +268,15 @@ def test_a_one_megabyte_run_on_reply_is_read(tmp_path: Path):
     write_jsonl(tmp_path / "long.jsonl", [record])
     result = scan([tmp_path / "long.jsonl"])
     assert result.calls.row(0, named=True)["claim"] == "failure"
+
+
+def test_a_reader_that_fails_on_a_file_costs_one_reject_not_the_scan(tmp_path: Path, monkeypatch):
+    from auditor.readers import openai_chat
+
+    def broken(path, source):
+        raise RuntimeError("reader bug")
+
+    monkeypatch.setattr(openai_chat, "read", broken)
+    write_jsonl(tmp_path / "a.jsonl", [slack_false_success("a")])
+    result = scan([tmp_path / "a.jsonl"])
+    assert "reader failed: RuntimeError" in result.rejects.row(0, named=True)["reason"]

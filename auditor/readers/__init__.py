@@ -84,3 +84,9 @@ def read_file(path: Path, source: str, format_name: str | None = None) -> ReadRe
         return ReadResult(
             rejects=[Reject(source=source, line=0, reason=f"cannot read file: {exc}")]
         )
+    except RecursionError:
+        reason = "JSON nested too deeply to read"
+        return ReadResult(rejects=[Reject(source=source, line=0, reason=reason)])
+    except Exception as exc:
+        reason = f"reader failed: {type(exc).__name__}: {exc}"
+        return ReadResult(rejects=[Reject(source=source, line=0, reason=reason)])

@@ -94,6 +94,7 @@ class Sample:
     head: bytes  # the first SAMPLE_BYTES of decompressed content
     lines: list[bytes]  # the first non-blank lines of ``head``
     records: list[Any]  # each of ``lines`` decoded as JSON (None where it is not)
+    parsed: list[bool] = field(default_factory=list)  # which of ``lines`` are JSON values
 
     @property
     def suffix(self) -> str:
@@ -112,8 +113,8 @@ class Sample:
             return True
         # Pretty-printed: the first line is no JSON value of its own and few others are. A JSONL
         # file whose first line is broken still has whole values on most of its lines.
-        parsed = sum(record is not None for record in self.records)
-        return self.records[0] is None and parsed < len(self.lines) // 2
+        parsed = self.parsed or [record is not None for record in self.records]
+        return not parsed[0] and sum(parsed) < len(self.lines) // 2
 
 
 def take_sample(path: Path) -> Sample:
@@ -129,13 +130,18 @@ def take_sample(path: Path) -> Sample:
     if len(head) == SAMPLE_BYTES and lines and not head.endswith(b"\n"):
         # The last line may be cut by the sample's end; a single long line is read whole.
         lines = lines[:-1] if len(lines) > 1 else [_first_line(path) or lines[0]]
-    records = []
+    records: list[Any] = []
+    parsed: list[bool] = []
     for line in lines:
         try:
             records.append(orjson.loads(line.lstrip(b"\xef\xbb\xbf")))
+            parsed.append(True)
         except orjson.JSONDecodeError:
             records.append(None)
-    return Sample(path=path, name=plain_name(path), head=head, lines=lines, records=records)
+            parsed.append(False)
+    return Sample(
+        path=path, name=plain_name(path), head=head, lines=lines, records=records, parsed=parsed
+    )
 
 
 def _first_line(path: Path) -> bytes:
@@ -262,7 +268,7 @@ def read_conversations(
                     source=source,
                     line=number,
                     reason="no messages list",
-                    excerpt=excerpt(orjson.dumps(record)),
+                    excerpt=excerpt(dump(record)),
                 )
             )
             continue
