@@ -189,9 +189,15 @@ def load_document(path: Path, source: str, rejects: list[Reject]) -> Any | None:
     return None if data is None else parse_document(data.lstrip(b"\xef\xbb\xbf"), source, rejects)
 
 
-def excerpt(raw: bytes | str, limit: int = EXCERPT_CHARS) -> str:
-    """A short, printable piece of a bad record for the rejects list."""
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+def excerpt(raw: Any, limit: int = EXCERPT_CHARS) -> str:
+    """A short, printable piece of a bad record for the rejects list: text and bytes as they
+    are, any other value as its JSON."""
+    if isinstance(raw, bytes):
+        text = raw.decode("utf-8", "replace")
+    elif isinstance(raw, str):
+        text = raw
+    else:
+        text = _as_json(raw)
     text = text.strip().replace("\r", " ").replace("\n", " ")
     return text if len(text) <= limit else text[:limit] + "…"
 
@@ -268,7 +274,7 @@ def read_conversations(
                     source=source,
                     line=number,
                     reason="no messages list",
-                    excerpt=excerpt(dump(record)),
+                    excerpt=excerpt(record),
                 )
             )
             continue
@@ -436,8 +442,8 @@ def is_scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
-def dump(value: Any) -> str:
-    """A value as JSON text for a reject's excerpt (whatever the document held)."""
+def _as_json(value: Any) -> str:
+    """A value as JSON text, whatever the document held (big integers included)."""
     try:
         return orjson.dumps(value, default=str).decode()
     except (TypeError, orjson.JSONEncodeError):

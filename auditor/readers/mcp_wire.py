@@ -442,7 +442,7 @@ class WireReader:
                 source=self.source,
                 line=frame.line,
                 reason=reason,
-                excerpt=excerpt(orjson.dumps(frame.message)),
+                excerpt=excerpt(frame.message),
             )
         )
 

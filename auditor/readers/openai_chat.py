@@ -16,7 +16,6 @@ from auditor.readers.base import (
     Sample,
     as_text,
     decode_arguments,
-    dump,
     excerpt,
     is_scalar,
     read_conversations,
@@ -196,7 +195,7 @@ def chat_messages(
                     source=source,
                     line=line,
                     reason=f"{reason} at {where}",
-                    excerpt=excerpt(dump(value)),
+                    excerpt=excerpt(value),
                 )
             )
 

@@ -180,7 +180,7 @@ def parse_line(
                 source=source,
                 line=line,
                 reason="no Responses input or output items",
-                excerpt=excerpt(orjson.dumps(record)),
+                excerpt=excerpt(record),
             )
         )
         return
@@ -253,7 +253,7 @@ class ItemReader:
                 source=self.source,
                 line=self.line,
                 reason=reason,
-                excerpt=excerpt(orjson.dumps(item)),
+                excerpt=excerpt(item),
             )
         )
 

@@ -349,7 +349,7 @@ def read(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=line,
                     reason="not an OpenTelemetry span or OTLP export",
-                    excerpt=excerpt(orjson.dumps(record)),
+                    excerpt=excerpt(record),
                 )
             )
             continue

@@ -186,7 +186,7 @@ class _Steps:
 
     def reject(self, line: int, reason: str, value: Any) -> None:
         self.result.rejects.append(
-            Reject(source=self.source, line=line, reason=reason, excerpt=excerpt(str(value)))
+            Reject(source=self.source, line=line, reason=reason, excerpt=excerpt(value))
         )
 
 

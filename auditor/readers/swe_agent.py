@@ -43,7 +43,6 @@ from auditor.readers.base import (
     ReadResult,
     Sample,
     as_text,
-    dump,
     excerpt,
     load_document,
     plain_name,
@@ -107,7 +106,7 @@ def read(path: Path, source: str) -> ReadResult:
                 source=source,
                 line=1,
                 reason="not a SWE-agent trajectory (no history or trajectory list)",
-                excerpt=excerpt(dump(document)[:200]),
+                excerpt=excerpt(document, 200),
             )
         )
         return result
@@ -156,9 +155,7 @@ def _is_demo(message: Any) -> bool:
 
 
 def _reject(result: ReadResult, source: str, reason: str, value: Any) -> None:
-    result.rejects.append(
-        Reject(source=source, line=1, reason=reason, excerpt=excerpt(dump(value)))
-    )
+    result.rejects.append(Reject(source=source, line=1, reason=reason, excerpt=excerpt(value)))
 
 
 def _read_history_calls(history: list[Any], conversation: Conversation, result: ReadResult) -> None:

@@ -46,7 +46,6 @@ from auditor.readers.base import (
     array_records,
     as_text,
     decode_arguments,
-    dump,
     excerpt,
     plain_name,
 )
@@ -120,7 +119,7 @@ def read(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=line,
                     reason=f"simulation without a messages list at {where}",
-                    excerpt=excerpt(dump(simulation)),
+                    excerpt=excerpt(simulation),
                 )
             )
             continue
@@ -201,7 +200,7 @@ def _messages(
                 source=source,
                 line=line,
                 reason=f"{reason} at {where}",
-                excerpt=excerpt(dump(value)),
+                excerpt=excerpt(value),
             )
         )
 

@@ -34,7 +34,6 @@ from auditor.readers.base import (
     ReadResult,
     Sample,
     array_records,
-    dump,
     excerpt,
     is_scalar,
     json_lines,
@@ -117,7 +116,7 @@ def read(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=line,
                     reason=f"run without a traj list at {where or '/'}",
-                    excerpt=excerpt(dump(run)),
+                    excerpt=excerpt(run),
                 )
             )
             continue
@@ -147,7 +146,7 @@ def _read_few_shot(path: Path, source: str) -> ReadResult:
                     source=source,
                     line=number,
                     reason="not a tau-bench few-shot record (no messages_display text)",
-                    excerpt=excerpt(dump(record)),
+                    excerpt=excerpt(record),
                 )
             )
     return result
