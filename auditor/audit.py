@@ -301,7 +301,10 @@ def _claims(slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules
         # The person's request and what the previous turn showed; a long agent run's own data
         # is not context, or nearly any phrase would be found in it.
         context = requests.get(turn, "") + " " + shown_before
-        views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
+        views = [
+            _view(index, slot, rules, pack, context, requests.get(turn, ""))
+            for index, slot in enumerate(turn_slots)
+        ]
         decisions = claims.judge_reply(views, [(pos, text) for pos, _, text in turn_texts], pack)
         for index, slot in enumerate(turn_slots):
             slot.claim = decisions[index]
@@ -334,7 +337,9 @@ def _ready_at(slot: CallSlot) -> int:
     )
 
 
-def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -> claims.CallView:
+def _view(
+    index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str, request: str
+) -> claims.CallView:
     view = claims.CallView(
         index=index,
         name=slot.call.name,
@@ -347,6 +352,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
+        request=request,
     )
     if _carries_data(slot):
         assert slot.payload is not None

@@ -50,6 +50,7 @@ _QUOTED = re.compile(r"[\"“”«»]\S[^\"“”«»]{0,80}[\"“”«»]|`[^`]
 _GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
+_REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
 _INTRO_END = re.compile(r":\s*$")
 _SUFFIX = re.compile(r"(?:ing|ed|s)$")
 _DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
@@ -89,9 +90,11 @@ class CallView:
     failed: bool = False  # the call failed (or returned no identity)
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
+    request: str = ""  # the person's request this turn answers
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
+    action_tokens: frozenset[str] = frozenset()  # words of its name, server and arguments
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
     quoted_text: str = ""  # result data, argument values and the request, lower-cased
@@ -283,6 +286,9 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         if _names_a_thing(text)
         for t in tokens(text, stopwords)
         if _specific(t)
+    )
+    view.action_tokens = tokens(
+        f"{name} {_name_words(view.server or '')} {argument_text}", stopwords
     )
     view.specific_tokens = view.argument_tokens | frozenset(
         t for t in tokens(argument_text, stopwords) if len(t) >= 3 and any(c.isdigit() for c in t)
@@ -709,8 +715,48 @@ def judge_reply(
             decisions[call.index] = ClaimDecision(Claim.NONE, "no reply", "", pack.language)
             continue
         mine = [u for u in replied if call.index in u.calls]
-        decisions[call.index] = _decide(call, mine, pack)
+        elsewhere = _answering_other_parts(call, mine, replied, pack)
+        decisions[call.index] = _decide(call, mine, pack, elsewhere)
     return decisions
+
+
+def _answering_other_parts(
+    call: CallView, mine: list[Unit], replied: list[Unit], pack: CuePack
+) -> set[int]:
+    """Units (by ``id``) that answer another part of a request that asked several things.
+
+    "What's the status of order 5521, and how long is your returns window?": a sentence about
+    returns that happens to say "orders" answers the second question, not the failed order
+    lookup. A request part is the call's when it shares words with the call's name or
+    arguments; a unit belongs to another part when it shares more words with that part than
+    with the call's own (a tie is settled by its paragraph).
+    """
+    if not call.request or not mine:
+        return set()
+    parts = [
+        part
+        for piece in _REQUEST_PART_END.split(call.request)
+        if (part := frozenset(tokens(piece, pack.stopwords)))
+    ]
+    own = [part for part in parts if part & call.action_tokens]
+    other = [part for part in parts if not part & call.action_tokens]
+    if not own or not other:
+        return set()
+
+    def lean(words: frozenset[str]) -> int:
+        return max(len(words & part) for part in other) - max(len(words & part) for part in own)
+
+    paragraphs: dict[int, frozenset[str]] = {}
+    for unit in replied:
+        paragraphs[unit.paragraph] = paragraphs.get(unit.paragraph, frozenset()) | unit.tokens
+    out = set()
+    for unit in mine:
+        if unit.tokens & call.specific_tokens:
+            continue  # it names the very thing the call was about
+        leaning = lean(unit.tokens) or lean(paragraphs[unit.paragraph])
+        if leaning > 0:
+            out.add(id(unit))
+    return out
 
 
 def _presents(unit: Unit, call: CallView) -> bool:
@@ -735,7 +781,9 @@ def _words_with_context(text: str) -> Iterator[tuple[str, str]]:
         yield match.group(0), text[: match.start()].rstrip()
 
 
-def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
+def _decide(
+    call: CallView, units: list[Unit], pack: CuePack, elsewhere: set[int] = frozenset()
+) -> ClaimDecision:
     readings = [(u, polarity(u, pack, call)) for u in units]
     failures: list[tuple[Unit, Polarity]] = []
     content: list[tuple[Unit, Polarity]] = []
@@ -760,7 +808,8 @@ def _decide(call: CallView, units: list[Unit], pack: CuePack) -> ClaimDecision:
             reading.question or reading.offer or (reading.aside and not reading.success)
         ):
             continue
-        if reading.success or reading.identity or (unit.direct and _presents(unit, call)):
+        states_fact = unit.direct and id(unit) not in elsewhere and _presents(unit, call)
+        if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
     proposal = any(u.reading is not None and u.reading.asks_to_confirm for u in units)
     if proposal:

@@ -90,6 +90,7 @@ def test_mutated_sample_lines_never_raise_and_are_accounted_for(tmp_path: Path, 
         if mutated and character not in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
             mutated[position % len(mutated)] = character
     path = tmp_path / "mutated.jsonl"
-    path.write_text("".join(mutated) + "\n" + line + "\n", encoding="utf-8")
+    # a lone surrogate becomes bytes that are not UTF-8: one more kind of damage to survive
+    path.write_bytes(("".join(mutated) + "\n" + line + "\n").encode("utf-8", "surrogatepass"))
     accounted(path, "openai_chat" if '"tool_calls"' in line else "anthropic_messages")
     scan([path])
