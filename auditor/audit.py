@@ -6,9 +6,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from auditor import claims
+from auditor.fingerprint import identities
+from auditor.impact import default_impact_rules, impact_of
 from auditor.model import (
     FAILED_OUTCOMES,
     SEVERITY,
@@ -48,6 +51,7 @@ class CallSlot:
     decision: OutcomeDecision | None = None
     recovered_by: str | None = None
     claim: claims.ClaimDecision | None = None
+    timestamp: datetime | None = None  # of the message that made the call, or of its result
 
     @property
     def outcome(self) -> Outcome:
@@ -78,7 +82,8 @@ def audit_conversation(
     _claims(slots, texts, requests, rules)
     redactor = redactor or Redactor()
     return ConversationAudit(
-        rows=[_row(conversation, slot, redactor) for slot in slots], orphan_results=orphans
+        rows=[_row(conversation, slot, redactor, rules) for slot in slots],
+        orphan_results=orphans,
     )
 
 
@@ -112,7 +117,7 @@ def _layout(
                     requests[turn] += part.text + "\n"
             elif isinstance(part, ToolCall):
                 started = True
-                slot = CallSlot(call=part, position=position, turn=turn, group=group)
+                slot = CallSlot(part, position, turn, group, timestamp=message.timestamp)
                 slots.append(slot)
                 open_calls[part.id].append(slot)
             elif isinstance(part, ToolResult):
@@ -122,6 +127,7 @@ def _layout(
                     continue
                 slot = waiting.pop()  # the nearest open call with this id
                 slot.result, slot.result_position = part, position
+                slot.timestamp = slot.timestamp or message.timestamp
     for slot in slots:
         if slot.result_position is None:
             continue
@@ -387,13 +393,15 @@ def finding_for(outcome: Outcome, claim: Claim, recovered: bool) -> Finding | No
     return None
 
 
-def _row(conversation: Conversation, slot: CallSlot, redactor: Redactor) -> dict[str, Any]:
+def _row(
+    conversation: Conversation, slot: CallSlot, redactor: Redactor, rules: RuleSet
+) -> dict[str, Any]:
     decision = slot.decision
     claim = slot.claim
     assert decision is not None and claim is not None
     recovered = slot.recovered_by is not None
     finding = finding_for(decision.outcome, claim.claim, recovered)
-    return {
+    row = {
         "conversation_id": conversation.id,
         "tool_call_id": slot.call.id,
         "tool_name": slot.call.name,
@@ -416,4 +424,14 @@ def _row(conversation: Conversation, slot: CallSlot, redactor: Redactor) -> dict
         "language": claim.language,
         "recovered_by": slot.recovered_by,
         "note": claim.note,
+        "timestamp": slot.timestamp or conversation.timestamp,
+        "user_id": conversation.user_id,
+        "impact": impact_of(
+            slot.call,
+            rules.impact or default_impact_rules(),
+            rules.outcomes,
+            conversation.metadata.get("tool_annotations"),
+        ).value,
     }
+    row.update(identities(row), suppressed=False)
+    return row

@@ -198,9 +198,15 @@ def _child(mode: str, folder: str, jobs: int) -> None:
                 for line in handle:
                     orjson.loads(line)
     else:
-        from auditor.scan import scan
+        import tempfile
 
-        scan(files, jobs=jobs)
+        from auditor.scan import scan
+        from auditor.table import write_outputs
+
+        with tempfile.TemporaryDirectory(prefix="auditor-bench-") as out:
+            result = scan(files, jobs=jobs)
+            summary = result.summary()
+            write_outputs(Path(out), result.lazy_calls, result.lazy_rejects, summary, "parquet")
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

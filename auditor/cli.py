@@ -2,20 +2,26 @@
 
 Exit statuses (also in the README):
   0  no finding at or above the --fail-on threshold, all input read
-  1  at least one finding at or above the --fail-on threshold
-  2  the scan did not start: bad options, a wrong rule file, an unknown input format name
+  1  at least one unsuppressed finding at or above the --fail-on threshold (with --fail-on-new:
+     a new finding or a new signature)
+  2  the scan did not start: bad options, a wrong rule, suppressions or settings file, an
+     unknown input format name, a baseline folder without a scan
   3  no finding at or above the threshold, but some input could not be read (see rejects.jsonl)
+  4  the run failed part way (an internal error); one line of JSON on stderr says why
+Every failing status but 1 and 3 writes one line of JSON on stderr.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import orjson
+import polars as pl
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -25,8 +31,6 @@ from auditor import readers
 from auditor.evaluate import evaluate
 from auditor.report import print_evaluation, print_summary
 from auditor.rules_loader import RuleFileError, load_rules
-from auditor.scan import scan
-from auditor.table import write_outputs
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE = 0, 1, 2, 3
 
@@ -60,15 +64,50 @@ def _rules(rules_dir: Path | None):
     try:
         return load_rules(rules_dir)
     except RuleFileError as exc:
-        Console(stderr=True).print(
-            f"[red]rule file error:[/red] {exc}", markup=True, highlight=False
-        )
-        raise typer.Exit(EXIT_USAGE) from exc
+        fail("rule file", exc, EXIT_USAGE)
+
+
+@app.callback()
+def settings_callback(
+    ctx: typer.Context,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Settings file (default: ./auditor.toml, else the tool.auditor table of "
+            "./pyproject.toml).",
+        ),
+    ] = None,
+) -> None:
+    """Options not given on the command line come from the settings file, when there is one."""
+    from auditor.settings import SettingsError, find_settings, load_settings, scan_defaults
+
+    path = config or find_settings()
+    if path is None:
+        return
+    try:
+        defaults = scan_defaults(load_settings(path))
+    except SettingsError as exc:
+        fail("settings", exc, EXIT_USAGE)
+    rules = {"rules_dir": defaults["rules_dir"]} if "rules_dir" in defaults else {}
+    ctx.default_map = {"scan": defaults, "eval": rules, "rules": rules}
+
+
+def fail(kind: str, error: Exception | str, status: int) -> NoReturn:
+    """End the run with one line of JSON on stderr, for schedulers and log collectors."""
+    line: dict[str, object] = {"error": kind, "message": str(error), "exit_status": status}
+    if isinstance(error, RuleFileError):
+        line.update(file=error.file, key=error.key, problem=error.problem)
+    sys.stderr.write(orjson.dumps(line).decode() + "\n")
+    raise typer.Exit(status)
 
 
 @app.command("scan")
 def scan_command(
-    paths: Annotated[list[Path], typer.Argument(help="Transcript files or folders ('-' not yet).")],
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Transcript files or folders ('-' for standard input)."),
+    ] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the output tables.")] = Path(
         "out"
     ),
@@ -101,44 +140,139 @@ def scan_command(
             "--jobs", "-j", min=1, help="Processes to audit files in (default: all cores)."
         ),
     ] = os.cpu_count() or 1,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            help="A previous run's output folder (or partitioned dataset): mark findings new or "
+            "persisting, signatures new or known, write resolved.<format>.",
+        ),
+    ] = None,
+    fail_on_new: Annotated[
+        bool,
+        typer.Option(
+            "--fail-on-new",
+            help="Exit 1 only for new findings or new signatures at or above --fail-on.",
+        ),
+    ] = False,
+    suppressions: Annotated[
+        Path | None,
+        typer.Option(
+            "--suppressions",
+            help="Suppressions file (default: ./auditor-ignore.toml when there is one).",
+        ),
+    ] = None,
+    state: Annotated[
+        Path | None,
+        typer.Option(
+            "--state",
+            help="State folder for incremental runs: read only files that are new or changed, "
+            "and only the appended lines of grown JSONL logs.",
+        ),
+    ] = None,
+    partition_by_date: Annotated[
+        bool,
+        typer.Option(
+            "--partition-by-date",
+            help="Write this run's tables to --out/run_date=YYYY-MM-DD/ (a dataset over time).",
+        ),
+    ] = False,
+    run_date: Annotated[
+        str | None,
+        typer.Option(
+            "--run-date",
+            help="The run's date for --partition-by-date and suppression expiry (YYYY-MM-DD; "
+            "default: today, UTC), to back-fill a missed night.",
+        ),
+    ] = None,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
+    from auditor import nightly
+    from auditor.baseline import BaselineError, compare, load_baseline_or_none
+    from auditor.incremental import scan_incremental
+    from auditor.suppress import DEFAULT_FILE, apply_suppressions, load_suppressions, today_utc
+
+    if not paths:
+        fail("usage", "no input: give files or folders, or 'paths' in the settings", EXIT_USAGE)
     if input_format is not None and input_format not in readers.READERS:
-        Console(stderr=True).print(
-            f"unknown input format {input_format!r}; known: {', '.join(readers.READERS)}",
-            markup=False,
-        )
-        raise typer.Exit(EXIT_USAGE)
+        message = f"unknown input format {input_format!r}; known: {', '.join(readers.READERS)}"
+        fail("usage", message, EXIT_USAGE)
     rules = _rules(rules_dir)
-    result = scan(
-        paths,
-        rules=rules,
-        input_format=input_format,
-        redact=redact,
-        redact_emails=redact_emails,
-        jobs=jobs,
-    )
-    summary = result.summary()
-    write_outputs(out, result.calls, result.rejects, summary, output_format.value)
+    if suppressions is None and Path(DEFAULT_FILE).is_file():
+        suppressions = Path(DEFAULT_FILE)
+    try:
+        ignore = load_suppressions(suppressions) if suppressions is not None else None
+        previous = load_baseline_or_none(baseline) if baseline is not None else None
+    except (RuleFileError, BaselineError) as exc:
+        fail("suppressions" if isinstance(exc, RuleFileError) else "baseline", exc, EXIT_USAGE)
+    try:
+        today = date.fromisoformat(run_date) if run_date else today_utc()
+    except ValueError as exc:
+        fail("usage", f"--run-date: {exc}", EXIT_USAGE)
+    console = Console()
+    try:
+        with nightly.ProgressBar(console, enabled=not quiet) as progress:
+            result = scan_incremental(
+                paths,
+                state,
+                rules=rules,
+                input_format=input_format,
+                redact=redact,
+                redact_emails=redact_emails,
+                jobs=jobs,
+                progress=progress,
+            )
+        if ignore is not None:
+            result = apply_suppressions(result, ignore, today)
+        if previous is not None:
+            result = compare(result, previous)
+        summary = result.summary()
+        folder = nightly.run_folder(out, partition_by_date, today)
+        nightly.write_run(folder, result, summary, output_format.value, partition_by_date)
+    except Exception as exc:  # one JSON line a scheduler can log, not a traceback
+        fail("internal", f"{type(exc).__name__}: {exc}", nightly.EXIT_INTERNAL)
     if not quiet:
-        console = Console()
-        print_summary(console, summary, result.calls)
+        print_summary(console, summary, result.findings)
+        nightly.print_nightly(console, summary)
         console.print(
-            f"Wrote {out}/calls.{output_format.value}, findings, rejects.jsonl, summary.json"
+            f"Wrote {folder}/calls.{output_format.value}, findings, rejects.jsonl, "
+            "summary.json" + (", resolved" if result.resolved is not None else "")
         )
-    raise typer.Exit(exit_status(summary, fail_on))
+    raise typer.Exit(nightly.exit_status(summary, fail_on.value, only_new=fail_on_new))
 
 
 def exit_status(summary: dict, fail_on: FailOn) -> int:
     """The documented exit status of a scan."""
-    severity = summary["severity"]
-    if fail_on == FailOn.critical and severity["critical"]:
-        return EXIT_FINDINGS
-    if fail_on == FailOn.warning and (severity["critical"] or severity["warning"]):
-        return EXIT_FINDINGS
-    if summary["rejects"]:
-        return EXIT_PARTLY_UNREADABLE
-    return EXIT_OK
+    from auditor.nightly import exit_status as status
+
+    return status(summary, fail_on.value)
+
+
+@app.command("diff")
+def diff_command(
+    old: Annotated[Path, typer.Argument(help="The earlier run's output folder.")],
+    new: Annotated[Path, typer.Argument(help="The later run's output folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """What changed between two runs: new, persisting and resolved findings, new signatures."""
+    from auditor.baseline import BaselineError, diff
+    from auditor.nightly import print_diff
+
+    try:
+        compared = diff(old, new)
+    except BaselineError as exc:
+        fail("baseline", exc, EXIT_USAGE)
+    if as_json:
+        payload = {
+            **{k: v for k, v in compared.items() if k not in ("findings", "resolved")},
+            "new_findings": compared["findings"].filter(pl.col("baseline") == "new").to_dicts(),
+            "resolved": compared["resolved"].to_dicts(),
+        }
+        sys.stdout.buffer.write(
+            orjson.dumps(payload, option=orjson.OPT_INDENT_2, default=str) + b"\n"
+        )
+        return
+    print_diff(Console(), compared)
 
 
 @app.command("eval")
@@ -233,6 +367,153 @@ def formats_command() -> None:
     for name, module in readers.READERS.items():
         table.add_row(name, Text(module.DESCRIPTION))
     Console().print(table)
+
+
+# ----------------------------------------------------------------------------- postmortems
+OutOption = Annotated[
+    Path, typer.Option("--out", "-o", help="The scan's output folder (calls table).")
+]
+RootOption = Annotated[
+    Path | None,
+    typer.Option("--root", help="Folder the table's source paths are relative to (default: here)."),
+]
+
+
+def _calls(out: Path):
+    """The calls table of an output folder or of a dataset of runs (``run_date=`` partitions)."""
+    from auditor.notebook import load
+
+    try:
+        return load(out).collect()
+    except FileNotFoundError as exc:
+        Console(stderr=True).print(f"{exc} (run 'auditor scan … --out {out}' first)", markup=False)
+        raise typer.Exit(EXIT_USAGE) from exc
+
+
+def _filters(tool, server, outcome, finding, since, until):
+    from auditor.incident import Filters, parse_moment
+
+    try:
+        return Filters(
+            tool=tool,
+            server=server,
+            outcome=outcome,
+            finding=finding,
+            since=parse_moment(since) if since else None,
+            until=parse_moment(until, end=True) if until else None,
+        )
+    except ValueError as exc:
+        Console(stderr=True).print(str(exc), markup=False)
+        raise typer.Exit(EXIT_USAGE) from exc
+
+
+ToolOption = Annotated[str | None, typer.Option("--tool", help="Tool name (MCP prefix optional).")]
+ServerOption = Annotated[str | None, typer.Option("--server", help="MCP server name.")]
+OutcomeOption = Annotated[
+    str | None, typer.Option("--outcome", help="Only calls with this outcome.")
+]
+FindingOption = Annotated[str | None, typer.Option("--finding", help="Only this finding.")]
+SinceOption = Annotated[
+    str | None, typer.Option("--since", help="From this date or time (UTC, ISO 8601).")
+]
+UntilOption = Annotated[
+    str | None, typer.Option("--until", help="Up to this time; a date includes that whole day.")
+]
+
+
+@app.command("show")
+def show_command(
+    key: Annotated[
+        str, typer.Argument(help="A conversation id, a finding fingerprint or a call id.")
+    ],
+    out: OutOption = Path("out"),
+    root: RootOption = None,
+    whole: Annotated[
+        bool, typer.Option("--whole", help="The whole conversation, not only the finding's turn.")
+    ] = False,
+    redact: Annotated[
+        bool, typer.Option("--redact/--no-redact", help="Mask tokens and keys in what is shown.")
+    ] = True,
+    redact_emails: Annotated[
+        bool, typer.Option("--redact-emails", help="Mask emails too.")
+    ] = False,
+) -> None:
+    """Show a conversation as a timeline (request, calls, results, reply), re-read from source."""
+    from auditor.redact import Redactor
+    from auditor.timeline import NotFound, build, find_rows, to_rich
+
+    try:
+        rows, focus = find_rows(_calls(out), key)
+    except NotFound as exc:
+        Console(stderr=True).print(str(exc), markup=False)
+        raise typer.Exit(EXIT_USAGE) from exc
+    redactor = Redactor(enabled=redact, emails=redact_emails)
+    timeline = build(rows, focus=focus, root=root, redactor=redactor, whole=whole)
+    Console().print(to_rich(timeline))
+
+
+@app.command("incident")
+def incident_command(
+    out: OutOption = Path("out"),
+    tool: ToolOption = None,
+    server: ServerOption = None,
+    outcome: OutcomeOption = None,
+    finding: FindingOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    every: Annotated[
+        str | None,
+        typer.Option("--every", help="Bucket of the series: 1h, 1d, 1w (default: by span)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+) -> None:
+    """Blast radius: first and last failure, failure rate over time, who got a false claim."""
+    from auditor.incident import blast_radius, print_incident
+
+    incident = blast_radius(
+        _calls(out), _filters(tool, server, outcome, finding, since, until), every
+    )
+    if as_json:
+        sys.stdout.buffer.write(
+            orjson.dumps(incident.as_dict(), option=orjson.OPT_INDENT_2) + b"\n"
+        )
+        return
+    print_incident(Console(), incident)
+
+
+@app.command("report")
+def report_command(
+    out: Annotated[Path, typer.Argument(help="The scan's output folder.")],
+    html_path: Annotated[
+        Path | None, typer.Option("--html", help="Write an HTML report here.")
+    ] = None,
+    markdown_path: Annotated[
+        Path | None, typer.Option("--markdown", help="Write a Markdown incident document here.")
+    ] = None,
+    root: RootOption = None,
+    tool: ToolOption = None,
+    server: ServerOption = None,
+    outcome: OutcomeOption = None,
+    finding: FindingOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+) -> None:
+    """Write a self-contained HTML report (and/or Markdown) of a scan's findings."""
+    from auditor.html_report import write_report
+
+    if html_path is None and markdown_path is None:
+        Console(stderr=True).print("give --html FILE and/or --markdown FILE", markup=False)
+        raise typer.Exit(EXIT_USAGE)
+    _calls(out)
+    data = write_report(
+        out,
+        html_path=html_path,
+        markdown_path=markdown_path,
+        filters=_filters(tool, server, outcome, finding, since, until),
+        root=root,
+    )
+    written = " and ".join(str(p) for p in (html_path, markdown_path) if p)
+    Console().print(f"Wrote {written}: {data.findings.height} finding(s).", markup=False)
 
 
 def main() -> None:  # pragma: no cover - console script entry

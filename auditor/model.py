@@ -8,6 +8,7 @@ tool say it failed (``ToolResult.is_error``).
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -112,6 +113,7 @@ class Message(BaseModel):
     line: int
     from_person: bool = False  # a user message a person wrote (starts a turn)
     message_id: str | None = None  # formats that stream one message over several records
+    timestamp: datetime | None = None  # when it was written, in formats that record it (UTC)
 
 
 class Conversation(BaseModel):
@@ -123,6 +125,8 @@ class Conversation(BaseModel):
     line: int  # first line of the conversation in its source file
     messages: list[Message] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    timestamp: datetime | None = None  # when the record was written, when it says (UTC)
+    user_id: str | None = None  # the person's id, in formats that record one
 
 
 class Reject(BaseModel):

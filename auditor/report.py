@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from auditor.evaluate import Evaluation
+from auditor.impact import ranked
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_FINDINGS_SHOWN = 50
@@ -52,9 +53,8 @@ def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame
         by_finding.add_row(name, severity.get(name, "warning"), str(count))
     console.print(by_finding)
 
-    found = calls.filter(pl.col("finding").is_not_null()).sort(
-        "severity", "source", "line", "tool_call_id"
-    )
+    # Critical first, and a false success on a write before one on a read.
+    found = ranked(calls.filter(pl.col("finding").is_not_null()))
     if found.height:
         print_findings(console, found)
     if summary.get("skipped_files"):
@@ -81,6 +81,7 @@ def print_findings(console: Console, found: pl.DataFrame) -> None:
                 safe(f"{row['source']}:{row['line']}"),
                 "  ",
                 (row["finding"], style),
+                _impact(row),
                 "  ",
                 safe(row["conversation_id"]),
                 "  ",
@@ -110,6 +111,13 @@ def print_findings(console: Console, found: pl.DataFrame) -> None:
         )
     if found.height > MAX_FINDINGS_SHOWN:
         console.print(f"… and {found.height - MAX_FINDINGS_SHOWN} more in the findings table.")
+
+
+def _impact(row: dict[str, Any]) -> tuple[str, str]:
+    impact = row.get("impact")
+    if not impact:
+        return ("", "")
+    return (f" ({impact})", "bold magenta" if impact == "write" else "dim")
 
 
 def print_evaluation(console: Console, evaluation: Evaluation, *, mismatches: bool = True) -> None:

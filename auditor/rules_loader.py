@@ -255,6 +255,7 @@ class RuleSet:
     language_names: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
+    impact: Any = None  # auditor.impact.ImpactRules: what a call would have done
 
     @cached_property
     def marker_weights(self) -> dict[str, list[tuple[str, float]]]:
@@ -379,6 +380,9 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     for code, pack in packs.items():
         languages[code] = pack.markers
         language_names[code] = pack.name
+    from auditor.impact import load_impact_rules  # it builds on the helpers above
+
+    impact = load_impact_rules(user, files)
     return RuleSet(
         outcomes=outcomes,
         packs=packs,
@@ -386,4 +390,5 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         language_names=language_names,
         files=files,
         origins=origins,
+        impact=impact,
     )

@@ -7,11 +7,12 @@ result.calls.filter(pl.col("finding") == "false_success")
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,37 +22,70 @@ import polars as pl
 
 from auditor.audit import audit_conversation
 from auditor.model import Reject
-from auditor.readers import read_file
+from auditor.readers import READERS, detect, read_file, reads_spans
+from auditor.readers.base import GZIP_MAGIC, ZSTD_MAGIC, Span, take_sample
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, load_rules
-from auditor.table import calls_frame, rejects_frame, summarize
+from auditor.table import (
+    CALLS_SCHEMA,
+    REJECTS_SCHEMA,
+    calls_frame,
+    findings,
+    rejects_frame,
+    summarize,
+)
 
 STDIN = "-"
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
+SPAN_BYTES = 8 << 20  # large JSONL files are read in parts of about this size
 
 
 @dataclass
 class ScanResult:
-    calls: pl.DataFrame
-    rejects: pl.DataFrame
+    """The calls table of a scan and what could not be read.
+
+    The tables are polars LazyFrames over the parts the workers wrote, so that writing them out
+    streams and memory does not grow with the input; ``calls``, ``rejects`` and ``findings``
+    collect them into DataFrames for a notebook or a test.
+    """
+
+    lazy_calls: pl.LazyFrame
+    lazy_rejects: pl.LazyFrame
     files: int
     conversations: int
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (source, why)
     passed_over: dict[str, int] = field(default_factory=dict)  # reason -> lines or records
+    parts: Any = None  # the temporary folder of parts, removed when the result is dropped
+    # What each source gave besides rows: conversations and passed_over (for the state file).
+    by_source: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # More summary sections: reading (incremental), suppressions, baseline, signatures.
+    sections: dict[str, Any] = field(default_factory=dict)
+    resolved: pl.DataFrame | None = None  # baseline findings gone in this scan
+
+    @functools.cached_property
+    def calls(self) -> pl.DataFrame:
+        return self.lazy_calls.collect()
+
+    @functools.cached_property
+    def rejects(self) -> pl.DataFrame:
+        return self.lazy_rejects.collect()
 
     @property
     def findings(self) -> pl.DataFrame:
-        return self.calls.filter(pl.col("finding").is_not_null())
+        if "calls" in self.__dict__:
+            return findings(self.calls)
+        return findings(self.lazy_calls).collect()
 
     def summary(self) -> dict[str, Any]:
-        return summarize(
-            self.calls,
-            self.rejects,
+        summary = summarize(
+            self.lazy_calls,
+            self.lazy_rejects,
             files=self.files,
             conversations=self.conversations,
             skipped=self.skipped,
             passed_over=self.passed_over,
         )
+        return {**summary, **self.sections}
 
 
 def _visible(path: Path, root: Path) -> bool:
@@ -74,19 +108,25 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, str]]:
 
 
 REPEATED = "tool call already audited from another file (same conversation and call id)"
+FIRST_SOURCE = "__first_source"
+KEY_HASH = "__key_hash"
 
 
-def _first_reading(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """Rows with calls that an earlier file already held (a log copied into a longer one, the
-    same benchmark run exported twice) left out; ids repeated inside one file are kept."""
-    first_source: dict[tuple[str, str], str] = {}
-    kept: list[dict[str, Any]] = []
-    for row in rows:
-        key = (row["conversation_id"], row["tool_call_id"])
-        source = first_source.setdefault(key, row["source"])
-        if source == row["source"]:
-            kept.append(row)
-    return kept, len(rows) - len(kept)
+def first_reading(calls: pl.LazyFrame) -> pl.LazyFrame:
+    """Calls that an earlier file already held (a log copied into a longer one, the same
+    benchmark run exported twice) left out; ids repeated inside one file are kept. Keys are
+    compared by their 64-bit hashes, so that memory stays small on millions of calls."""
+    key = pl.struct("conversation_id", "tool_call_id").hash().alias(KEY_HASH)
+    source = pl.col("source").hash()
+    first = calls.select(key, source.alias(FIRST_SOURCE)).unique(
+        subset=KEY_HASH, keep="first", maintain_order=True
+    )
+    return (
+        calls.with_columns(key)
+        .join(first, on=KEY_HASH, how="left", maintain_order="left")
+        .filter(source == pl.col(FIRST_SOURCE))
+        .drop(KEY_HASH, FIRST_SOURCE)
+    )
 
 
 def _stdin_copy() -> Path:
@@ -96,59 +136,147 @@ def _stdin_copy() -> Path:
     return Path(handle.name)
 
 
-@dataclass
-class FileAudit:
-    """What one input file gave: rows, rejects, and what was passed over."""
+@dataclass(frozen=True)
+class Job:
+    """One piece of work for a worker: a file, or one span of a large one."""
 
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    rejects: list[Reject] = field(default_factory=list)
+    path: Path
+    source: str
+    input_format: str | None = None
+    span: Span | None = None
+
+
+def plan(
+    inputs: Iterable[tuple[Path, str]],
+    input_format: str | None,
+    span_bytes: int,
+    preset: Mapping[str, Job] | None = None,
+) -> list[Job]:
+    """Jobs for the inputs: large plain files of a one-conversation-per-line format are cut at
+    line boundaries into spans of about ``span_bytes``; other files are one job each. A source
+    in ``preset`` gets that job (an incremental scan reads only the appended part of a file)."""
+    jobs: list[Job] = []
+    for path, source in inputs:
+        if preset and source in preset:
+            jobs.append(preset[source])
+            continue
+        try:
+            size = path.stat().st_size
+            module = None
+            if size > span_bytes:
+                module = READERS[input_format] if input_format else detect(path)
+            if not reads_spans(module) or not _plain_lines(path):
+                jobs.append(Job(path, source, input_format))
+                continue
+            for span in cut_spans(path, span_bytes):
+                jobs.append(Job(path, source, module.NAME, span))
+        except Exception:  # the worker reports what is wrong with this file
+            jobs.append(Job(path, source, input_format))
+    return jobs
+
+
+def _plain_lines(path: Path) -> bool:
+    """Uncompressed, and one record per line (not one JSON document over many lines)."""
+    sample = take_sample(path)
+    with open(path, "rb") as handle:
+        magic = handle.read(4)
+    return not magic.startswith((GZIP_MAGIC, ZSTD_MAGIC)) and not sample.looks_like_json_document()
+
+
+def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
+    """Spans of about ``span_bytes`` that start and end at line boundaries, with the number of
+    the line each starts at (counted, so that rows and rejects keep their real line numbers)."""
+    size = path.stat().st_size
+    start, line = 0, 1
+    with open(path, "rb") as handle:
+        while start < size:
+            handle.seek(min(start + span_bytes, size))
+            if handle.tell() < size:
+                handle.readline()  # on to the end of the line the cut fell in
+            end = handle.tell()
+            yield Span(start, end, line)
+            handle.seek(start)
+            remaining = end - start
+            while remaining:
+                block = handle.read(min(remaining, 8 << 20))
+                line += block.count(b"\n")
+                remaining -= len(block)
+            start = end
+
+
+@dataclass
+class PartAudit:
+    """What one job gave, apart from the rows its worker wrote to a part file."""
+
+    calls: int = 0
+    rejects: int = 0
     skipped: str | None = None
     passed_over: dict[str, int] = field(default_factory=dict)
     conversations: int = 0
 
 
-def audit_file(
-    path: Path,
-    source: str,
-    rules: RuleSet,
-    redactor: Redactor,
-    input_format: str | None = None,
-) -> FileAudit:
-    """Read and audit one file; never raises on its content."""
-    if not path.exists():
-        return FileAudit(rejects=[Reject(source=source, line=0, reason="no such file")])
-    read = read_file(path, source, input_format)
-    audit = FileAudit(
-        rejects=[r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects],
+def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: int) -> PartAudit:
+    """Read and audit one job, writing its rows and rejects as parquet parts numbered
+    ``index`` under ``parts``; never raises on the file's content."""
+    rows, rejects, audit = audit_rows(job, rules, redactor)
+    audit.calls, audit.rejects = len(rows), len(rejects)
+    calls_frame(rows).write_parquet(parts / f"calls-{index:07d}.parquet")
+    rejects_frame(rejects).write_parquet(parts / f"rejects-{index:07d}.parquet")
+    return audit
+
+
+def audit_rows(
+    job: Job, rules: RuleSet, redactor: Redactor
+) -> tuple[list[dict[str, Any]], list[Reject], PartAudit]:
+    """The rows and rejects of one job."""
+    source = job.source
+    if not job.path.exists():
+        return [], [Reject(source=source, line=0, reason="no such file")], PartAudit()
+    read = read_file(job.path, source, job.input_format, job.span)
+    rejects = [r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects]
+    audit = PartAudit(
         skipped=read.skipped,
         passed_over=dict(read.passed_over),
         conversations=len(read.conversations),
     )
+    rows: list[dict[str, Any]] = []
     for conversation in read.conversations:
         audited = audit_conversation(conversation, rules, redactor)
-        audit.rows.extend(audited.rows)
+        rows.extend(audited.rows)
         for orphan in audited.orphan_results:
-            audit.rejects.append(
+            rejects.append(
                 Reject(
                     source=source,
                     line=orphan.line,
                     reason=f"tool result for unknown call id {orphan.call_id!r}",
                 )
             )
-    return audit
+    return rows, rejects, audit
+
+
+def _counted(
+    audits: Iterable[PartAudit], progress: Callable[[int, int], None] | None, work: list
+) -> list[PartAudit]:
+    """The audits as they finish, telling ``progress(done, total)`` after each."""
+    done: list[PartAudit] = []
+    for audit in audits:
+        done.append(audit)
+        if progress is not None:
+            progress(len(done), len(work))
+    return done
 
 
 # Each worker process keeps the rules and settings it was started with.
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(rules: RuleSet, redactor: Redactor, input_format: str | None) -> None:
-    _WORKER.update(rules=rules, redactor=redactor, input_format=input_format)
+def _start_worker(rules: RuleSet, redactor: Redactor, parts: Path) -> None:
+    _WORKER.update(rules=rules, redactor=redactor, parts=parts)
 
 
-def _audit_in_worker(job: tuple[Path, str]) -> FileAudit:
-    path, source = job
-    return audit_file(path, source, _WORKER["rules"], _WORKER["redactor"], _WORKER["input_format"])
+def _audit_in_worker(numbered: tuple[int, Job]) -> PartAudit:
+    index, job = numbered
+    return audit_job(job, _WORKER["rules"], _WORKER["redactor"], _WORKER["parts"], index)
 
 
 def scan(
@@ -160,21 +288,30 @@ def scan(
     redact: bool = True,
     redact_emails: bool = False,
     jobs: int = 1,
+    span_bytes: int = SPAN_BYTES,
+    work_dir: str | Path | None = None,
+    preset: Mapping[str, Job] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
     Secrets in the excerpts the table keeps (evidence, reply sentences, reject excerpts) are
     redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too.
-    ``jobs`` > 1 audits files in that many processes (when there are several files and at least
-    PARALLEL_MIN_BYTES of them); the result is the same as with one.
+    ``jobs`` > 1 audits files, and spans of large files, in that many processes (when there is
+    at least PARALLEL_MIN_BYTES of input); the result is the same as with one. Rows are written
+    to parquet parts in a temporary folder (under ``work_dir`` when given) as they are made.
+    ``progress(done, total)`` is told after each file or span is audited.
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails)
     inputs = list(expand(paths))
     stdin_copy = _stdin_copy() if any(source == STDIN for _, source in inputs) else None
-    work = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]
+    inputs = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]
+    parts_dir = tempfile.TemporaryDirectory(prefix="auditor-parts-", dir=work_dir)
+    parts = Path(parts_dir.name)
     try:
-        size = sum(p.stat().st_size for p, _ in work if p.exists())
+        work = list(enumerate(plan(inputs, input_format, span_bytes, preset)))
+        size = sum(job.path.stat().st_size for _, job in work if job.path.exists())
         if jobs > 1 and len(work) > 1 and size >= PARALLEL_MIN_BYTES:
             # Spawned, not forked: the parent has polars' thread pool running, and a forked
             # child of a threaded process can deadlock.
@@ -182,33 +319,47 @@ def scan(
                 max_workers=jobs,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(rules, redactor, input_format),
+                initargs=(rules, redactor, parts),
             ) as pool:
-                audits = list(pool.map(_audit_in_worker, work, chunksize=1))
+                audits = _counted(pool.map(_audit_in_worker, work, chunksize=1), progress, work)
         else:
-            audits = [audit_file(p, s, rules, redactor, input_format) for p, s in work]
+            audits = _counted(
+                (audit_job(job, rules, redactor, parts, index) for index, job in work),
+                progress,
+                work,
+            )
     finally:
         if stdin_copy is not None:
             stdin_copy.unlink(missing_ok=True)
-    rows: list[dict[str, Any]] = []
-    rejects: list[Reject] = []
     skipped: list[tuple[str, str]] = []
     passed_over: dict[str, int] = {}
-    for (_, source), audit in zip(work, audits, strict=True):
-        rows.extend(audit.rows)
-        rejects.extend(audit.rejects)
-        if audit.skipped:
-            skipped.append((source, audit.skipped))
+    by_source: dict[str, dict[str, Any]] = {}
+    for (_, job), audit in zip(work, audits, strict=True):
+        mine = by_source.setdefault(job.source, {"conversations": 0, "passed_over": {}})
+        mine["conversations"] += audit.conversations
+        for reason, count in audit.passed_over.items():
+            mine["passed_over"][reason] = mine["passed_over"].get(reason, 0) + count
+        if audit.skipped and job.span is None:
+            skipped.append((job.source, audit.skipped))
         for reason, count in audit.passed_over.items():
             passed_over[reason] = passed_over.get(reason, 0) + count
-    rows, repeated = _first_reading(rows)
+    # One pass leaves out calls read again from another file; the table is then read from
+    # the file it wrote, as often as a summary or a writer needs, without being held.
+    every = pl.scan_parquet(sorted(parts.glob("calls-*.parquet")), schema=CALLS_SCHEMA)
+    first_reading(every).sink_parquet(parts / "calls.parquet")
+    calls = pl.scan_parquet(parts / "calls.parquet")
+    repeated = sum(a.calls for a in audits) - calls.select(pl.len()).collect().item()
     if repeated:
         passed_over[REPEATED] = passed_over.get(REPEATED, 0) + repeated
     return ScanResult(
-        calls=calls_frame(rows),
-        rejects=rejects_frame(rejects),
-        files=len(work),
+        lazy_calls=calls,
+        lazy_rejects=pl.scan_parquet(
+            sorted(parts.glob("rejects-*.parquet")), schema=REJECTS_SCHEMA
+        ),
+        files=len(inputs),
         conversations=sum(a.conversations for a in audits),
         skipped=skipped,
         passed_over=passed_over,
+        parts=parts_dir,
+        by_source=by_source,
     )

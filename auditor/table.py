@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import polars as pl
 
+from auditor.fingerprint import signature_summary
 from auditor.model import Claim, Finding, Outcome, Reject
 
 # The spec's public columns first, then the explanations this tool adds.
@@ -38,6 +39,14 @@ CALLS_SCHEMA: dict[str, pl.DataType] = {
     "language": pl.String(),
     "recovered_by": pl.String(),
     "note": pl.String(),
+    "timestamp": pl.Datetime("us", "UTC"),
+    "user_id": pl.String(),
+    "impact": pl.String(),
+    # Nightly runs (issue 7, auditor/fingerprint.py, suppress.py, baseline.py):
+    "fingerprint": pl.String(),  # a finding's identity across runs
+    "signature": pl.String(),  # a failing call's failure pattern
+    "suppressed": pl.Boolean(),  # the finding matches an entry of the suppressions file
+    "baseline": pl.String(),  # "new" or "persisting" against --baseline
 }
 SPEC_COLUMNS = list(CALLS_SCHEMA)[:10]
 REJECTS_SCHEMA: dict[str, pl.DataType] = {
@@ -57,13 +66,16 @@ def rejects_frame(rejects: Iterable[Reject]) -> pl.DataFrame:
     return pl.DataFrame([r.model_dump() for r in rejects], schema=REJECTS_SCHEMA, orient="row")
 
 
-def findings(calls: pl.DataFrame) -> pl.DataFrame:
+Table = pl.DataFrame | pl.LazyFrame
+
+
+def findings(calls: Table) -> Table:
     return calls.filter(pl.col("finding").is_not_null())
 
 
 def summarize(
-    calls: pl.DataFrame,
-    rejects: pl.DataFrame,
+    calls: Table,
+    rejects: Table,
     *,
     files: int,
     conversations: int,
@@ -76,33 +88,44 @@ def summarize(
     for _, reason in skipped:
         skipped_by_reason[reason] = skipped_by_reason.get(reason, 0) + 1
 
-    def counts(column: str, vocabulary: Iterable[str]) -> dict[str, int]:
-        found = dict(calls.group_by(column).len().iter_rows()) if calls.height else {}
-        return {name: int(found.get(name, 0)) for name in vocabulary}
+    calls, rejects = calls.lazy(), rejects.lazy()
 
-    found = findings(calls)
+    def counted(frame: pl.LazyFrame, column: str) -> dict[str, int]:
+        """Rows per value of a column (the tables are read once per count, never held)."""
+        return {
+            str(name): int(n)
+            for name, n in frame.group_by(column).len().collect().iter_rows()
+            if name is not None
+        }
+
+    def counts(column: str, vocabulary: Iterable[str]) -> dict[str, int]:
+        found = counted(calls, column)
+        return {name: found.get(name, 0) for name in vocabulary}
+
+    totals = calls.select(pl.len(), pl.col("recovered").sum()).collect().row(0)
+    # Suppressed findings stay in the table but count for no alert.
+    suppressed = pl.col("suppressed").fill_null(False)
+    severity = counted(findings(calls).filter(~suppressed), "severity")
+    n_suppressed = findings(calls).filter(suppressed).select(pl.len()).collect().item()
+    generated_at = datetime.now(UTC).isoformat(timespec="seconds")
+    by_reason = counted(rejects, "reason")
     return {
-        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "generated_at": generated_at,
         "files": files,
         "conversations": conversations,
-        "tool_calls": calls.height,
+        "tool_calls": int(totals[0]),
         "outcomes": counts("outcome", [o.value for o in Outcome]),
         "claims": counts("claim", [c.value for c in Claim]),
         "findings": counts("finding", [f.value for f in Finding]),
-        "severity": {
-            "critical": int(found.filter(pl.col("severity") == "critical").height),
-            "warning": int(found.filter(pl.col("severity") == "warning").height),
-        },
-        "recovered": int(calls["recovered"].sum()) if calls.height else 0,
+        "severity": {name: severity.get(name, 0) for name in ("critical", "warning")},
+        "suppressed": int(n_suppressed),
+        "recovered": int(totals[1] or 0),
         "skipped_files": len(skipped),
         "skipped_by_reason": skipped_by_reason,
         "passed_over_by_reason": dict(passed_over or {}),
-        "rejects": rejects.height,
-        "rejects_by_reason": dict(
-            rejects.group_by("reason").len().sort("len", descending=True).iter_rows()
-        )
-        if rejects.height
-        else {},
+        "rejects": sum(by_reason.values()),
+        "rejects_by_reason": dict(sorted(by_reason.items(), key=lambda item: -item[1])),
+        "signatures": signature_summary(calls, generated_at),
     }
 
 
@@ -118,26 +141,33 @@ def _atomic(path: Path, write) -> None:
         raise
 
 
-def write_frame(frame: pl.DataFrame, path: Path, fmt: str) -> None:
-    if fmt == "parquet":
-        _atomic(path, frame.write_parquet)
-    elif fmt == "jsonl":
-        _atomic(path, frame.write_ndjson)
-    elif fmt == "csv":
-        _atomic(path, frame.write_csv)
-    else:
+def write_frame(frame: Table, path: Path, fmt: str) -> None:
+    """Write a table atomically; a LazyFrame is streamed to the file, never held whole."""
+    if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    lazy = frame.lazy()
+    sink = {"parquet": lazy.sink_parquet, "jsonl": lazy.sink_ndjson, "csv": lazy.sink_csv}[fmt]
+    _atomic(path, sink)
 
 
 def write_outputs(
-    out: Path, calls: pl.DataFrame, rejects: pl.DataFrame, summary: dict[str, Any], fmt: str
+    out: Path,
+    calls: Table,
+    rejects: Table,
+    summary: dict[str, Any],
+    fmt: str,
+    findings_format: str | None = None,
 ) -> list[Path]:
-    """calls.<fmt>, findings.<fmt>, rejects.jsonl and summary.json in ``out``."""
+    """calls.<fmt>, findings.<findings_format or fmt>, rejects.jsonl and summary.json in
+    ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, frame in (("calls", calls), ("findings", findings(calls))):
-        path = out / f"{name}.{fmt}"
-        write_frame(frame, path, fmt)
+    for name, frame, kind in (
+        ("calls", calls, fmt),
+        ("findings", findings(calls), findings_format or fmt),
+    ):
+        path = out / f"{name}.{kind}"
+        write_frame(frame, path, kind)
         written.append(path)
     rejects_path = out / "rejects.jsonl"
     write_frame(rejects, rejects_path, "jsonl")

@@ -3,7 +3,9 @@
 A reader module has ``NAME``, ``DESCRIPTION``, ``read(path, source) -> ReadResult``, and a way to
 recognise its format from the start of a file: ``sniff(sample) -> int`` (how strongly a
 ``Sample`` looks like its format, 0 = not at all), or for one-record-per-line formats
-``looks_like(record) -> int``, summed over the first records. The highest score wins.
+``looks_like(record) -> int``, summed over the first records. The highest score wins. A reader
+of one-conversation-per-line files sets ``READS_SPANS = True`` and takes ``read(path, source,
+span)``: large files are then read in parts, by several workers.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from auditor.readers import (
     tau2_bench,
     tau_bench,
 )
-from auditor.readers.base import STREAM_ERRORS, ReadResult, Sample, excerpt, take_sample
+from auditor.readers.base import STREAM_ERRORS, ReadResult, Sample, Span, excerpt, take_sample
 
 # Order matters only for ties: the more specific format first.
 MODULES: tuple[ModuleType, ...] = (
@@ -67,11 +69,20 @@ def detect(path: Path) -> ModuleType | None:
     return READERS[best] if scores[best] > 0 else None
 
 
-def read_file(path: Path, source: str, format_name: str | None = None) -> ReadResult:
-    """Read one file with the named reader, or the detected one; never raises: a file that
-    breaks a reader is one reject, and the scan goes on with the next file."""
+def reads_spans(module: ModuleType | None) -> bool:
+    """Can this reader read a file in parts (one conversation per line)?"""
+    return bool(getattr(module, "READS_SPANS", False))
+
+
+def read_file(
+    path: Path, source: str, format_name: str | None = None, span: Span | None = None
+) -> ReadResult:
+    """Read one file (or one ``span`` of it) with the named reader, or the detected one; never
+    raises: a file that breaks a reader is one reject, and the scan goes on with the next."""
     try:
         module = READERS[format_name] if format_name else detect(path)
+        if span is not None and module is not None and reads_spans(module):
+            return module.read(path, source, span)
         if module is None:
             sample = take_sample(path)
             first = sample.lines[0] if sample.lines else b"(empty file)"

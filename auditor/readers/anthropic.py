@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, Sample, read_conversations, sniff_conversations
+from auditor.readers.base import ReadResult, Sample, Span, read_conversations, sniff_conversations
+from auditor.readers.stamps import date_conversation
 
 NAME = "anthropic_messages"
 DESCRIPTION = (
@@ -42,8 +43,11 @@ def sniff(sample: Sample) -> int:
     return sniff_conversations(sample, looks_like)
 
 
-def read(path: Path, source: str) -> ReadResult:
-    return read_conversations(path, source, NAME, parse_record)
+READS_SPANS = True  # one conversation per line: large files are read in parts
+
+
+def read(path: Path, source: str, span: Span | None = None) -> ReadResult:
+    return read_conversations(path, source, NAME, parse_record, span)
 
 
 def parse_record(
@@ -53,6 +57,7 @@ def parse_record(
     rejects: list[Reject] | None = None,
 ) -> None:
     """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record."""
+    date_conversation(conversation, record)
     line = conversation.line
     system = record.get("system")
     if isinstance(system, str) and system:

@@ -218,12 +218,27 @@ class ReadResult:
         self.passed_over[reason] = self.passed_over.get(reason, 0) + count
 
 
-def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, decoded JSON) for each non-blank line; bad lines go to ``rejects``."""
-    number = 0
-    with open_bytes(path) as handle:
+@dataclass(frozen=True)
+class Span:
+    """A part of a plain (uncompressed) file cut at line boundaries: the bytes ``start`` to
+    ``end`` beginning at line ``first_line``. Large one-record-per-line files are read in
+    spans, so that workers share them and memory stays bounded."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+def json_lines(
+    path: Path, source: str, rejects: list[Reject], span: Span | None = None
+) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, decoded JSON) for each non-blank line (of ``span`` when given);
+    bad lines go to ``rejects``."""
+    first = span.first_line if span else 1
+    number = first - 1
+    with open_bytes(path) if span is None else _span_lines(path, span) as handle:
         try:
-            for number, raw in enumerate(handle, 1):
+            for number, raw in enumerate(handle, first):
                 line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
                 if not line.strip():
                     continue
@@ -243,18 +258,29 @@ def json_lines(path: Path, source: str, rejects: list[Reject]) -> Iterator[tuple
             )
 
 
+def _span_lines(path: Path, span: Span) -> IO[bytes]:
+    """The bytes of one span of a plain file, as a stream of lines."""
+    with open(path, "rb") as handle:
+        handle.seek(span.start)
+        return io.BytesIO(handle.read(span.end - span.start))
+
+
 def read_conversations(
     path: Path,
     source: str,
     format_name: str,
     parse: Callable[[dict[str, Any], Conversation, str, list[Reject]], None],
+    span: Span | None = None,
 ) -> ReadResult:
     """Read conversations stored one per line (JSONL), or as a ``.json`` document holding one
     conversation, an array of them, or an object with a list of them. ``parse(record,
-    conversation, pointer, rejects)`` fills each conversation; ``pointer`` locates the record."""
+    conversation, pointer, rejects)`` fills each conversation; ``pointer`` locates the record.
+    With a ``span``, only the lines of that part of a JSONL file are read."""
     result = ReadResult()
     sample = take_sample(path)
-    if sample.looks_like_json_document():
+    if span is not None:
+        records = ((n, "", r) for n, r in json_lines(path, source, result.rejects, span))
+    elif sample.looks_like_json_document():
         records = list(_document_records(path, source, result.rejects))
         if not records and not result.rejects:
             result.rejects.append(

@@ -54,6 +54,7 @@ from typing import Any, TypeAlias
 from auditor.model import Conversation, Message, Part, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.anthropic import content_parts
 from auditor.readers.base import ReadResult, as_text, excerpt, json_lines, plain_name
+from auditor.readers.stamps import record_moment
 
 NAME = "claude_code"
 DESCRIPTION = "Claude Code session JSONL and stream-json output (one event per line)"
@@ -367,6 +368,7 @@ class EventReader:
                 parts=parts,
                 from_person=from_person,
                 message_id=message_id if isinstance(message_id, str) else None,
+                timestamp=record_moment(event),
             ),
             sidechain,
         )

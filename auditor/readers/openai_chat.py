@@ -14,6 +14,7 @@ from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, Too
 from auditor.readers.base import (
     ReadResult,
     Sample,
+    Span,
     as_text,
     decode_arguments,
     excerpt,
@@ -21,6 +22,7 @@ from auditor.readers.base import (
     read_conversations,
     sniff_conversations,
 )
+from auditor.readers.stamps import date_conversation
 
 NAME = "openai_chat"
 DESCRIPTION = "OpenAI Chat Completions messages, one conversation per line (tool_calls, role tool)"
@@ -53,8 +55,11 @@ def sniff(sample: Sample) -> int:
     return sniff_conversations(sample, looks_like)
 
 
-def read(path: Path, source: str) -> ReadResult:
-    return read_conversations(path, source, NAME, parse_record)
+READS_SPANS = True  # one conversation per line: large files are read in parts
+
+
+def read(path: Path, source: str, span: Span | None = None) -> ReadResult:
+    return read_conversations(path, source, NAME, parse_record, span)
 
 
 def parse_record(
@@ -65,6 +70,7 @@ def parse_record(
 ) -> None:
     """Fill ``conversation`` with the messages of one record; ``pointer`` locates the record.
     Messages that cannot be read are left out and listed in ``rejects``."""
+    date_conversation(conversation, record)
     where = f"{pointer}/messages"
     messages = chat_messages(
         record["messages"],

@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
+from auditor.readers import stamps
 from auditor.readers.base import (
     ReadResult,
     Sample,
@@ -430,6 +431,7 @@ class Timeline:
         self.span_calls: set[str] = set()  # call ids a tool span will answer
         self.unclaimed: list[tuple[str, str]] = []  # (id, name) of message calls no span took
         self.call_of: dict[int, str] = {}  # tool span -> the call id it answers
+        self.now: datetime | None = None  # time of the span event being turned into messages
 
     def build(self) -> None:
         tools = _merge_nested_tools(self.spans)
@@ -457,7 +459,8 @@ class Timeline:
                     events.append((end, 0, span.order, "output", span))
             else:
                 self.result.pass_over(PASSED_OVER)
-        for _, _, _, kind, span in sorted(events, key=lambda e: e[:3]):
+        for moment, _, _, kind, span in sorted(events, key=lambda e: e[:3]):
+            self.now = stamps.moment(moment) if timed else None
             if kind in ("input", "inference"):
                 self.system(span)
                 self.input(span)
@@ -470,6 +473,7 @@ class Timeline:
 
     # ------------------------------------------------------------------ messages
     def add(self, message: Message) -> None:
+        message.timestamp = message.timestamp or self.now
         self.conversation.messages.append(message)
 
     def system(self, span: Span) -> None:

@@ -42,6 +42,7 @@ from auditor.readers.base import (
     read_text,
 )
 from auditor.readers.claude_code import UNMARKED, Transcripts
+from auditor.readers.stamps import record_moment
 
 NAME = "runner_steps"
 DESCRIPTION = "autopilot runner trajectories: {session_id, prompt, steps: [tool_call, tool_result]}"
@@ -154,6 +155,7 @@ class _Steps:
                 role="assistant",
                 line=line,
                 message_id=f"step-{step_id if _is_id(step_id) else line}",
+                timestamp=record_moment(step),
             )
         if known:
             self.pending_key = key
@@ -175,9 +177,8 @@ class _Steps:
             content_key="output",
             flag_key="success",
         )
-        self.transcripts.add(
-            self.session, Message(role="tool", line=line, parts=[result]), UNMARKED
-        )
+        message = Message(role="tool", line=line, parts=[result], timestamp=record_moment(step))
+        self.transcripts.add(self.session, message, UNMARKED)
 
     def flush(self) -> None:
         if self.pending is not None and self.pending.parts:

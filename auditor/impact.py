@@ -1,0 +1,188 @@
+"""What a tool call would have done, had it worked: a write, a read, an identity lookup.
+
+The knowledge is rule data (``rules/impact.toml``); this module applies it. A false success on a
+write ranks above one on a read: ``rank`` gives the order findings are listed in.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from pydantic import Field, field_validator
+
+from auditor.model import ToolCall
+from auditor.outcomes import is_identity_tool
+from auditor.rules_loader import (
+    OutcomeRules,
+    RuleFileError,
+    _layers,
+    _merge,
+    _read_toml,
+    _Strict,
+    _validate,
+)
+
+_MCP_PREFIX = re.compile(r"^(?:mcp__[^_]+(?:_[^_]+)*?__|[\w-]+[./])")
+_WORD_SPLIT = re.compile(r"[_\-.\s/:]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+class Impact(StrEnum):
+    WRITE = "write"
+    READ = "read"
+    IDENTITY = "identity"
+    UNKNOWN = "unknown"
+
+
+# Lower ranks first: what the person was told changed comes before what they were told.
+IMPACT_RANK = {Impact.WRITE: 0, Impact.UNKNOWN: 1, Impact.READ: 2, Impact.IDENTITY: 2}
+SEVERITY_RANK = {"critical": 0, "warning": 1}
+
+
+class _Pattern(_Strict):
+    @field_validator("pattern", "mutation", "query", check_fields=False)
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from exc
+        return value
+
+
+class GraphQLRule(_Pattern):
+    mutation: str
+    query: str
+
+
+class WriteArgument(_Pattern):
+    id: str
+    keys: list[str]
+    pattern: str
+
+
+class NameWords(_Strict):
+    write_words: list[str] = Field(default_factory=list)
+    read_words: list[str] = Field(default_factory=list)
+
+
+class ImpactRulesFile(_Strict):
+    graphql: GraphQLRule | None = None
+    write_argument: list[WriteArgument] = Field(default_factory=list)
+    names: NameWords = Field(default_factory=NameWords)
+
+
+class ImpactRules:
+    """Compiled ``impact.toml``."""
+
+    def __init__(self, rules: ImpactRulesFile) -> None:
+        graphql = rules.graphql or GraphQLRule(mutation=r"^\s*mutation\b", query=r"^\s*query\b")
+        self.mutation = re.compile(graphql.mutation, re.IGNORECASE)
+        self.query = re.compile(graphql.query, re.IGNORECASE)
+        self.write_arguments = [
+            (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.write_argument
+        ]
+        self.write_words = frozenset(w.lower() for w in rules.names.write_words)
+        self.read_words = frozenset(w.lower() for w in rules.names.read_words)
+
+
+def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> ImpactRules:
+    """The shipped ``impact.toml`` with a user's own layered over it; labels go to ``files``."""
+    merged: dict[str, Any] = {}
+    for path, label in _layers("impact.toml", user_dir):
+        data = _read_toml(path, label)
+        _validate(ImpactRulesFile, data, label)
+        merged = _merge(merged, data)
+        if files is not None:
+            files.append(label)
+    checked = _validate(ImpactRulesFile, merged, "impact.toml")
+    assert isinstance(checked, ImpactRulesFile)
+    return ImpactRules(checked)
+
+
+@lru_cache(maxsize=1)
+def default_impact_rules() -> ImpactRules:
+    """The shipped ``impact.toml``, read once (for rule sets built without one)."""
+    return load_impact_rules(None)
+
+
+def tool_words(name: str) -> list[str]:
+    """The words of a tool name, MCP prefix removed: ``mcp__slack__postMessage`` → post, message."""
+    bare = _MCP_PREFIX.sub("", name) or name
+    return [w.lower() for w in _WORD_SPLIT.split(bare) if w]
+
+
+def _strings(value: Any, depth: int = 0) -> list[tuple[str, str]]:
+    """(key, string) pairs of an argument value, a few levels deep."""
+    if depth > 3:
+        return []
+    if isinstance(value, dict):
+        found: list[tuple[str, str]] = []
+        for key, inner in value.items():
+            if isinstance(inner, str):
+                found.append((str(key), inner))
+            else:
+                found.extend(_strings(inner, depth + 1))
+        return found
+    if isinstance(value, list):
+        return [pair for item in value[:20] for pair in _strings(item, depth + 1)]
+    if isinstance(value, str):
+        return [("", value)]
+    return []
+
+
+def impact_of(
+    call: ToolCall,
+    rules: ImpactRules,
+    outcome_rules: OutcomeRules,
+    annotations: dict[str, dict[str, Any]] | None = None,
+) -> Impact:
+    """What ``call`` would have done: its annotations, its GraphQL document, identity, its
+    arguments, then the words of its name decide (see ``rules/impact.toml``)."""
+    hints = (annotations or {}).get(call.name)
+    if hints is None and annotations:
+        bare = _MCP_PREFIX.sub("", call.name)
+        hints = annotations.get(bare)
+    if isinstance(hints, dict):
+        if hints.get("destructiveHint") is True or hints.get("readOnlyHint") is False:
+            return Impact.WRITE
+        if hints.get("readOnlyHint") is True:
+            return Impact.READ
+    strings = _strings(call.arguments)
+    for _, text in strings:
+        if rules.mutation.search(text):
+            return Impact.WRITE
+    if any(rules.query.search(text) for _, text in strings):
+        return Impact.READ
+    if is_identity_tool(call.name, outcome_rules):
+        return Impact.IDENTITY
+    for key, text in strings:
+        if any(key in keys and pattern.search(text) for keys, pattern in rules.write_arguments):
+            return Impact.WRITE
+    for word in tool_words(call.name):
+        if word in rules.write_words:
+            return Impact.WRITE
+        if word in rules.read_words:
+            return Impact.READ
+    return Impact.UNKNOWN
+
+
+def ranked(frame: pl.DataFrame | pl.LazyFrame) -> Any:
+    """Findings in the order to read them: critical first, and within a severity, writes before
+    unknown calls before reads; then by file and line."""
+    impact_rank = pl.col("impact").replace_strict(
+        {k.value: v for k, v in IMPACT_RANK.items()}, default=1, return_dtype=pl.Int8
+    )
+    severity_rank = pl.col("severity").replace_strict(
+        SEVERITY_RANK, default=2, return_dtype=pl.Int8
+    )
+    columns = frame.collect_schema().names()
+    keys = [severity_rank, impact_rank] if "impact" in columns else [severity_rank]
+    return frame.sort([*keys, "source", "line", "tool_call_id"], nulls_last=True)
+
+
+__all__ = ["IMPACT_RANK", "Impact", "ImpactRules", "RuleFileError", "impact_of", "ranked"]

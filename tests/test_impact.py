@@ -1,0 +1,83 @@
+"""The impact column: what a failed call would have done, and writes ranked above reads."""
+
+import polars as pl
+from builders import assistant, audit, call, chat, rules, text_block, tool, user
+
+from auditor.impact import Impact, impact_of, ranked, tool_words
+from auditor.model import ToolCall
+
+
+def impact(name: str, arguments=None, annotations=None) -> Impact:
+    loaded = rules()
+    return impact_of(
+        ToolCall(id="1", name=name, arguments=arguments, line=1),
+        loaded.impact,
+        loaded.outcomes,
+        annotations,
+    )
+
+
+def test_a_tool_named_for_a_change_is_a_write():
+    assert impact("update_ticket") == Impact.WRITE
+    assert impact("slack_post_message") == Impact.WRITE
+    assert impact("mcp__stripe__createRefund") == Impact.WRITE
+
+
+def test_a_tool_named_for_a_lookup_is_a_read():
+    assert impact("get_shipment_status") == Impact.READ
+    assert impact("list_events") == Impact.READ
+
+
+def test_a_graphql_mutation_is_a_write_whatever_the_tool_is_called():
+    assert impact("linear_graphql", {"query": "mutation { issueUpdate(id: 1) { success } }"}) == (
+        Impact.WRITE
+    )
+    assert impact("linear_graphql", {"query": "query { issue(id: 1) { title } }"}) == Impact.READ
+
+
+def test_mcp_annotations_decide_before_the_name():
+    read_only = {"update_view": {"readOnlyHint": True}}
+    destructive = {"get_or_purge": {"readOnlyHint": False, "destructiveHint": True}}
+    assert impact("update_view", annotations=read_only) == Impact.READ
+    assert impact("get_or_purge", annotations=destructive) == Impact.WRITE
+
+
+def test_an_identity_tool_is_an_identity_lookup():
+    assert impact("get_me") == Impact.IDENTITY
+
+
+def test_an_http_method_in_the_arguments_makes_a_write():
+    assert impact("http_request", {"method": "DELETE", "url": "https://x"}) == Impact.WRITE
+
+
+def test_a_shell_is_unknown():
+    assert impact("Bash", {"command": "ls"}) == Impact.UNKNOWN
+
+
+def test_tool_words_drop_the_mcp_prefix_and_split_camel_case():
+    assert tool_words("mcp__slack__postMessage") == ["post", "message"]
+
+
+def test_the_calls_table_carries_impact():
+    rows = audit(
+        chat(
+            user("Close OPS-1"),
+            assistant(None, call("c1", "close_ticket", key="OPS-1")),
+            tool("c1", text_block("403 Forbidden"), isError=True),
+            assistant("Done, OPS-1 is closed."),
+        )
+    )
+    assert rows["c1"]["impact"] == "write"
+
+
+def test_a_false_success_on_a_write_ranks_above_one_on_a_read():
+    findings = pl.DataFrame(
+        {
+            "severity": ["critical", "critical", "warning"],
+            "impact": ["read", "write", "write"],
+            "source": ["a", "b", "c"],
+            "line": [1, 2, 3],
+            "tool_call_id": ["r", "w", "warn"],
+        }
+    )
+    assert ranked(findings)["tool_call_id"].to_list() == ["w", "r", "warn"]

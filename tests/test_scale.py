@@ -1,0 +1,78 @@
+"""Large inputs: files read in spans by several workers give the very table one reader gives."""
+
+import itertools
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from builders import write_jsonl
+
+from auditor.bench import generate
+from auditor.scan import cut_spans, plan, scan
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A small benchmark corpus with a broken line in the middle of one file."""
+    folder = tmp_path_factory.mktemp("corpus")
+    generate(folder, 0.3)
+    first = sorted(folder.glob("*.jsonl"))[0]
+    lines = first.read_bytes().splitlines(keepends=True)
+    lines.insert(len(lines) // 2, b'{"conversation_id": "broken", "messages": [\n')
+    first.write_bytes(b"".join(lines))
+    return folder
+
+
+def test_spans_cover_a_file_at_line_boundaries_and_count_its_lines(tmp_path: Path):
+    path = write_jsonl(tmp_path / "a.jsonl", [{"n": n, "pad": "x" * (n % 7)} for n in range(50)])
+    data = path.read_bytes()
+    spans = list(cut_spans(path, 100))
+    assert len(spans) > 3
+    assert spans[0].start == 0 and spans[-1].end == len(data)
+    for before, after in itertools.pairwise(spans):
+        assert before.end == after.start
+        assert data[after.start - 1 : after.start] == b"\n"
+        assert after.first_line == data[: after.start].count(b"\n") + 1
+
+
+def test_only_large_plain_jsonl_files_are_cut(corpus: Path, tmp_path: Path):
+    files = [(path, str(path)) for path in sorted(corpus.glob("*.jsonl"))]
+    assert all(job.span is None for job in plan(files, None, 1 << 30))
+    assert any(job.span is not None for job in plan(files, None, 20_000))
+    document = tmp_path / "one.json"
+    document.write_text('[{"conversation_id": "d", "messages": []}]' + " " * 50_000)
+    assert [job.span for job in plan([(document, "one.json")], None, 1000)] == [None]
+
+
+def test_a_file_read_in_spans_gives_the_same_calls_and_rejects(corpus: Path):
+    whole = scan([corpus])
+    spans = scan([corpus], span_bytes=20_000)
+    assert spans.calls.height > 100
+    assert whole.calls.equals(spans.calls)
+    assert whole.rejects.equals(spans.rejects)
+    assert whole.rejects["line"].to_list() == spans.rejects["line"].to_list() != []
+    assert whole.conversations == spans.conversations
+
+
+def test_several_processes_over_spans_give_the_same_table_as_one(corpus: Path, monkeypatch):
+    monkeypatch.setattr(sys.modules["auditor.scan"], "PARALLEL_MIN_BYTES", 0)
+    one = scan([corpus], jobs=1)
+    two = scan([corpus], jobs=2, span_bytes=20_000)
+    assert one.calls.equals(two.calls)
+    assert one.summary() | {"generated_at": ""} == two.summary() | {"generated_at": ""}
+
+
+def test_a_call_read_again_from_another_file_is_counted_once(corpus: Path, tmp_path: Path):
+    first = sorted(corpus.glob("*.jsonl"))[0]
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(first.read_bytes())
+    result = scan([first, copy])
+    assert set(result.calls["source"]) == {str(first)}
+    assert result.summary()["passed_over_by_reason"]
+
+
+def test_the_tables_are_lazy_until_asked_for(corpus: Path):
+    result = scan([corpus])
+    assert isinstance(result.lazy_calls, pl.LazyFrame)
+    assert result.findings.height == result.calls.filter(pl.col("finding").is_not_null()).height
