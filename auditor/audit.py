@@ -3,6 +3,7 @@ outcomes, recovery, claims and findings, and give one row per tool call."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -393,6 +394,14 @@ def finding_for(outcome: Outcome, claim: Claim, recovered: bool) -> Finding | No
     return None
 
 
+def _person(user_id: str | None, redactor: Redactor) -> str | None:
+    """The person's id as recorded; with emails redacted, an email id becomes a stable hash, so
+    that people can still be counted without being named."""
+    if user_id and redactor.enabled and redactor.emails and redactor.apply(user_id) != user_id:
+        return "sha256:" + hashlib.sha256(user_id.encode()).hexdigest()[:16]
+    return user_id
+
+
 def _row(
     conversation: Conversation, slot: CallSlot, redactor: Redactor, rules: RuleSet
 ) -> dict[str, Any]:
@@ -425,7 +434,7 @@ def _row(
         "recovered_by": slot.recovered_by,
         "note": claim.note,
         "timestamp": slot.timestamp or conversation.timestamp,
-        "user_id": conversation.user_id,
+        "user_id": _person(conversation.user_id, redactor),
         "impact": impact_of(
             slot.call,
             rules.impact or default_impact_rules(),

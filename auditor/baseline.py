@@ -5,7 +5,8 @@ baseline's findings); each failure signature is ``new`` or ``known``; findings o
 that are gone are *resolved*, with why: the call is still in the table with another verdict
 (``verdict_changed``: a fix or a rule change), with the same finding now decided by another
 outcome rule (``rule_changed``: the fingerprint holds the rule id, so this finding is also
-listed as new), or it is not in the table at all (``not_seen``: its file was not scanned).
+listed as new), or it is not in the table at all (``not_seen``: its file or conversation is
+gone, or was not scanned).
 """
 
 from __future__ import annotations
@@ -94,18 +95,26 @@ def _with_identities(calls: pl.DataFrame) -> pl.DataFrame:
     return calls
 
 
+def _scan_calls(where: Path) -> pl.LazyFrame:
+    """A run's calls table, lazily when it is parquet (only its findings are kept)."""
+    if (where / "calls.parquet").exists():
+        return pl.scan_parquet(where / "calls.parquet")
+    return read_calls(where).lazy()
+
+
 def load_baseline(folder: str | Path) -> Baseline:
     """The previous run written to ``folder`` (an output folder, or a dataset of dated
     partitions, whose latest partition is taken)."""
     where = run_folder(folder)
-    calls = read_calls(where)
-    found = _with_identities(findings(calls))
+    calls = _scan_calls(where)
+    found = _with_identities(findings(calls).collect())
     summary_path = where / "summary.json"
     summary = orjson.loads(summary_path.read_bytes()) if summary_path.exists() else {}
     generated_at = summary.get("generated_at")
     signatures = {entry["signature"]: entry for entry in summary.get("signatures") or []}
-    if "signature" in calls.columns:
-        for name in calls["signature"].drop_nulls().unique():
+    if "signature" in calls.collect_schema().names():
+        names = calls.select(pl.col("signature").drop_nulls().unique()).collect()["signature"]
+        for name in names:
             signatures.setdefault(name, {"signature": name, "first_seen": generated_at})
     return Baseline(where, found, signatures, generated_at)
 

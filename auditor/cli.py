@@ -48,6 +48,11 @@ class OutputFormat(StrEnum):
     csv = "csv"
 
 
+class Engine(StrEnum):
+    local = "local"
+    dask = "dask"
+
+
 class FailOn(StrEnum):
     critical = "critical"
     warning = "warning"
@@ -105,8 +110,11 @@ def fail(kind: str, error: Exception | str, status: int) -> NoReturn:
 @app.command("scan")
 def scan_command(
     paths: Annotated[
-        list[Path] | None,
-        typer.Argument(help="Transcript files or folders ('-' for standard input)."),
+        list[str] | None,
+        typer.Argument(
+            help="Transcript files or folders ('-' for standard input), or fsspec URLs "
+            "(s3://, gs://, file://; needs the dask extra)."
+        ),
     ] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the output tables.")] = Path(
         "out"
@@ -140,6 +148,17 @@ def scan_command(
             "--jobs", "-j", min=1, help="Processes to audit files in (default: all cores)."
         ),
     ] = os.cpu_count() or 1,
+    engine: Annotated[
+        Engine,
+        typer.Option(help="Where files are audited: local processes, or a Dask cluster."),
+    ] = Engine.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Address of the Dask scheduler (tcp://host:8786) for --engine dask; "
+            "without it, a cluster on this machine."
+        ),
+    ] = None,
     baseline: Annotated[
         Path | None,
         typer.Option(
@@ -221,6 +240,8 @@ def scan_command(
                 redact_emails=redact_emails,
                 jobs=jobs,
                 progress=progress,
+                engine=engine.value,
+                scheduler=scheduler,
             )
         if ignore is not None:
             result = apply_suppressions(result, ignore, today)

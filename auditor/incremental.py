@@ -70,7 +70,7 @@ class State(BaseModel):
 
 
 @dataclasses.dataclass
-class Fingerprint:
+class Measure:
     """A file's content as of now: hash, size, complete lines, and whether ``old`` is its start."""
 
     size: int
@@ -97,7 +97,7 @@ def digest(rules: RuleSet, settings: dict[str, Any]) -> str:
     return sha.hexdigest()
 
 
-def measure(path: Path, old: FileState | None = None) -> Fingerprint:
+def measure(path: Path, old: FileState | None = None) -> Measure:
     """Hash and count a file's bytes as they are now (up to its current size), checking on the
     way whether its first ``old.size`` bytes are still what they were."""
     stat = path.stat()
@@ -127,7 +127,7 @@ def measure(path: Path, old: FileState | None = None) -> Fingerprint:
             if old is not None and position == old.size:
                 starts_with_old = sha.hexdigest() == old.sha256
     partial = 1 if position > complete else 0
-    return Fingerprint(
+    return Measure(
         size=position,
         mtime_ns=stat.st_mtime_ns,
         sha256=sha.hexdigest(),
@@ -159,7 +159,7 @@ class Plan:
     source: str
     action: str  # "unchanged", "appended" or "whole"
     why: str = ""
-    now: Fingerprint | None = None
+    now: Measure | None = None
     old: FileState | None = None
     job: Job | None = None  # the span to read, for "appended"
     # (conversations, passed_over, skipped) of the whole file after this run, for the state
@@ -245,6 +245,8 @@ def scan_incremental(
     redact_emails: bool = False,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> ScanResult:
     """``scan`` that reads only what changed since the run that wrote ``state_dir`` (and
     updates it); without a state folder, a full scan. Either way the summary gets a ``reading``
@@ -267,6 +269,8 @@ def scan_incremental(
         jobs=jobs,
         preset=preset,
         progress=progress,
+        engine=engine,
+        scheduler=scheduler,
     )
     copies = tempfile.TemporaryDirectory(prefix="auditor-state-")
     calls_before = (

@@ -136,3 +136,6 @@ class Reject(BaseModel):
     line: int
     reason: str
     excerpt: str = ""
+    # Where the line starts in the file (in the decompressed stream of a .gz or .zst), for
+    # readers that read line by line; None where only the line is known.
+    offset: int | None = None

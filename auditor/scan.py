@@ -20,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from auditor import dask_engine
 from auditor.audit import audit_conversation
 from auditor.model import Reject
 from auditor.readers import READERS, detect, read_file, reads_spans
@@ -92,12 +93,15 @@ def _visible(path: Path, root: Path) -> bool:
     return not any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path, str]]:
+def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
     """(file, source name) for each input: files as given, folders walked in sorted order
-    (hidden files and folders, such as ``.git``, are left out)."""
+    (hidden files and folders, such as ``.git``, are left out). A URL input (``s3://…``) gives
+    (None, URL) for each file under it, read through fsspec."""
     for given in paths:
         path = Path(given)
-        if str(given) == STDIN:
+        if dask_engine.is_url(given):
+            yield from ((None, url) for url in dask_engine.expand_url(str(given)))
+        elif str(given) == STDIN:
             yield path, STDIN
         elif path.is_dir():
             for child in sorted(path.rglob("*")):
@@ -138,16 +142,17 @@ def _stdin_copy() -> Path:
 
 @dataclass(frozen=True)
 class Job:
-    """One piece of work for a worker: a file, or one span of a large one."""
+    """One piece of work for a worker: a file, or one span of a large one. ``path`` is None
+    for a file named by a URL (the ``source``), which the worker fetches."""
 
-    path: Path
+    path: Path | None
     source: str
     input_format: str | None = None
     span: Span | None = None
 
 
 def plan(
-    inputs: Iterable[tuple[Path, str]],
+    inputs: Iterable[tuple[Path | None, str]],
     input_format: str | None,
     span_bytes: int,
     preset: Mapping[str, Job] | None = None,
@@ -159,6 +164,9 @@ def plan(
     for path, source in inputs:
         if preset and source in preset:
             jobs.append(preset[source])
+            continue
+        if path is None:
+            jobs.append(Job(path, source, input_format))
             continue
         try:
             size = path.stat().st_size
@@ -230,6 +238,13 @@ def audit_rows(
 ) -> tuple[list[dict[str, Any]], list[Reject], PartAudit]:
     """The rows and rejects of one job."""
     source = job.source
+    if job.path is None:
+        try:
+            with dask_engine.fetched(source) as local:
+                return audit_rows(Job(local, source, job.input_format), rules, redactor)
+        except (OSError, RuntimeError, ValueError) as exc:
+            reject = Reject(source=source, line=0, reason=f"cannot fetch: {exc}")
+            return [], [reject], PartAudit()
     if not job.path.exists():
         return [], [Reject(source=source, line=0, reason="no such file")], PartAudit()
     read = read_file(job.path, source, job.input_format, job.span)
@@ -292,6 +307,8 @@ def scan(
     work_dir: str | Path | None = None,
     preset: Mapping[str, Job] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
@@ -300,7 +317,8 @@ def scan(
     ``jobs`` > 1 audits files, and spans of large files, in that many processes (when there is
     at least PARALLEL_MIN_BYTES of input); the result is the same as with one. Rows are written
     to parquet parts in a temporary folder (under ``work_dir`` when given) as they are made.
-    ``progress(done, total)`` is told after each file or span is audited.
+    ``progress(done, total)`` is told after each file or span is audited. ``engine="dask"``
+    runs the same audit on the Dask cluster at ``scheduler`` (a local one when None).
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails)
@@ -311,8 +329,12 @@ def scan(
     parts = Path(parts_dir.name)
     try:
         work = list(enumerate(plan(inputs, input_format, span_bytes, preset)))
-        size = sum(job.path.stat().st_size for _, job in work if job.path.exists())
-        if jobs > 1 and len(work) > 1 and size >= PARALLEL_MIN_BYTES:
+        size = sum(job.path.stat().st_size for _, job in work if job.path and job.path.exists())
+        if engine == "dask":
+            audits = _counted(
+                dask_engine.run(work, rules, redactor, parts, scheduler), progress, work
+            )
+        elif jobs > 1 and len(work) > 1 and size >= PARALLEL_MIN_BYTES:
             # Spawned, not forked: the parent has polars' thread pool running, and a forked
             # child of a threaded process can deadlock.
             with ProcessPoolExecutor(

@@ -52,6 +52,7 @@ SPEC_COLUMNS = list(CALLS_SCHEMA)[:10]
 REJECTS_SCHEMA: dict[str, pl.DataType] = {
     "source": pl.String(),
     "line": pl.Int64(),
+    "offset": pl.Int64(),
     "reason": pl.String(),
     "excerpt": pl.String(),
 }

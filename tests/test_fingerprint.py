@@ -73,3 +73,15 @@ def test_a_fingerprint_survives_moving_the_file_and_new_lines_above_it(tmp_path:
     after = scan([moved]).findings.filter(conversation_id="c-3").row(0, named=True)
     assert (after["source"], after["line"]) != (before["source"], before["line"])
     assert after["fingerprint"] == before["fingerprint"]
+
+
+def test_a_fingerprint_survives_a_rule_pack_change_that_keeps_the_verdict(tmp_path: Path):
+    logs = write_jsonl(tmp_path / "gateway.jsonl", [forbidden_update("c-3", "SUP-1")])
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "outcomes.toml").write_text(
+        '[[error_text]]\nid = "quota-exceeded"\npattern = "^Quota exceeded"\n', encoding="utf-8"
+    )
+    before = scan([logs]).findings["fingerprint"].to_list()
+    after = scan([logs], rules_dir=rules).findings["fingerprint"].to_list()
+    assert after == before

@@ -4,6 +4,7 @@ written out unredacted."""
 
 import gzip
 import json
+import signal
 from pathlib import Path
 
 import polars as pl
@@ -11,6 +12,7 @@ from builders import assistant, call, chat, text_block, tool, user
 from typer.testing import CliRunner
 
 from auditor.cli import app
+from auditor.scan import scan
 
 TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 
@@ -89,6 +91,13 @@ def hostile_folder(root: Path) -> Path:
                 {"role": "tool", "tool_call_id": "dup", "content": "ok"},
             ],
         },
+        {
+            "conversation_id": "t-6",
+            "messages": [
+                {"role": "assistant", "tool_calls": [{"function": {"name": "no_id"}}]},
+                {"role": "tool", "content": "a result naming no call"},
+            ],
+        },
         "a string, not a conversation",
     ]
     (root / "wrong-types.jsonl").write_text("".join(json.dumps(r) + "\n" for r in wrong), "utf-8")
@@ -125,6 +134,9 @@ def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
     }
     for name in ("malformed.jsonl", "still-being-written.jsonl", "bad-utf8.jsonl"):
         assert (name, 2) in rejected, name
+    malformed = rejects.filter(pl.col("source").str.ends_with("malformed.jsonl"))
+    first_line = len((folder / "malformed.jsonl").read_bytes().split(b"\n")[0]) + 1
+    assert malformed["offset"].to_list() == [first_line]  # the byte where the bad line starts
     for name in ("empty.jsonl", "binary.jsonl", "deep.jsonl", "notes.jsonl", "cut.jsonl.gz"):
         assert any(n == name for n, _ in rejected), name
     assert any(reason.startswith("tool result for unknown call id") for reason in rejects["reason"])
@@ -139,3 +151,44 @@ def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
     assert "\x1b" not in result.output
     assert "owned[/bold red]" in result.output  # shown as text, never as style
     assert TOKEN not in everything
+
+
+def test_a_single_line_of_100_mb_is_audited(tmp_path: Path):
+    log = ("GET /health 200 " * 8 + "\n") * (100_000_000 // 129)
+    record = chat(
+        user("show me the log"),
+        assistant(None, call("c1", "read_log", path="/var/log/app.log")),
+        tool("c1", text_block(log)),
+        assistant("Here is the end of the log: " + log[-2_000:]),
+    )
+    path = tmp_path / "huge.jsonl"
+    path.write_text(line(record), "utf-8")
+    assert path.stat().st_size > 100_000_000
+    result = scan([path])
+    assert result.calls["outcome"].to_list() == ["ok"]
+    assert result.rejects.height == 0
+
+
+def test_a_crafted_line_cannot_stall_the_scan(tmp_path: Path):
+    """Inputs built to make patterns backtrack: each cue runs on bounded sentences, so the
+    scan ends (the alarm is a budget far above the real cost, not a timing)."""
+    crafted = "couldn't " * 40_000 + "a" * 300_000 + " (" * 100_000 + "!" * 100_000
+    record = chat(
+        user("update A-1 " * 50_000),
+        assistant(None, call("c1", "update_ticket", key="A-1" * 10_000)),
+        tool("c1", text_block("error: " + crafted), isError=True),
+        assistant(crafted + "?" + "I've updated A-1. " * 20_000),
+    )
+    path = tmp_path / "crafted.jsonl"
+    path.write_text(line(record), "utf-8")
+    signal.signal(signal.SIGALRM, _too_slow)
+    signal.alarm(120)
+    try:
+        result = scan([path])
+    finally:
+        signal.alarm(0)
+    assert result.calls["outcome"].to_list() == ["tool_error"]
+
+
+def _too_slow(*_):
+    raise TimeoutError("the scan of one crafted line ran past its budget")

@@ -384,3 +384,15 @@ def test_auditor_diff_prints_new_and_resolved_findings(site: Path):
     compared = json.loads(result.output)
     assert sorted(f["conversation_id"] for f in compared["new_findings"]) == ["c-4", "c-5", "c-7"]
     assert compared["resolved"] == []
+
+
+def test_auditor_diff_names_the_resolved_finding_and_why(site: Path):
+    night(site, "night-1")
+    write_jsonl(
+        site / "logs" / "gateway.jsonl",
+        [timed_out_capacity("c-2", seconds=30, index=7), forbidden_update("c-3", "SUP-4471")],
+    )
+    night(site, "night-2")
+    output = run("diff", site / "night-1", site / "night-2").output
+    assert "1 resolved" in output
+    assert "c-1" in output and "not_seen" in output

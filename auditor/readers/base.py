@@ -236,9 +236,11 @@ def json_lines(
     bad lines go to ``rejects``."""
     first = span.first_line if span else 1
     number = first - 1
+    offset = next_offset = span.start if span else 0
     with open_bytes(path) if span is None else _span_lines(path, span) as handle:
         try:
             for number, raw in enumerate(handle, first):
+                offset, next_offset = next_offset, next_offset + len(raw)
                 line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
                 if not line.strip():
                     continue
@@ -248,12 +250,21 @@ def json_lines(
                     cut = not line.endswith(b"\n")
                     reason = "truncated JSON" if cut else f"malformed JSON: {exc}"
                     rejects.append(
-                        Reject(source=source, line=number, reason=reason, excerpt=excerpt(line))
+                        Reject(
+                            source=source,
+                            line=number,
+                            offset=offset,
+                            reason=reason,
+                            excerpt=excerpt(line),
+                        )
                     )
         except STREAM_ERRORS as exc:
             rejects.append(
                 Reject(
-                    source=source, line=number + 1, reason=f"unreadable compressed stream: {exc}"
+                    source=source,
+                    line=number + 1,
+                    offset=next_offset,
+                    reason=f"unreadable compressed stream: {exc}",
                 )
             )
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from auditor.readers.base import (
     read_text,
     skip_blank,
 )
+from auditor.readers.stamps import moment, record_moment
 
 NAME = "mcp_wire"
 DESCRIPTION = (
@@ -176,6 +178,7 @@ class Session:
     open: dict[tuple[Any, ...], Pending] = field(default_factory=dict)
     tasks: dict[str, int] = field(default_factory=dict)  # taskId -> call index
     cancelled: dict[str, dict[str, Any]] = field(default_factory=dict)
+    times: dict[tuple[str, int], datetime | None] = field(default_factory=dict)  # (call|result, i)
 
 
 @dataclass
@@ -191,6 +194,7 @@ class Frame:
     response: Any = None  # the Inspector's attached response
     response_pointer: str = "/response"
     client_error: str | None = None
+    time: datetime | None = None  # the log line's or the Inspector entry's timestamp
 
 
 def _id_key(value: Any) -> tuple[str, Any] | None:
@@ -251,6 +255,7 @@ class WireReader:
                         frame.session,
                         frame.origin,
                         frame.server,
+                        time=frame.time,
                     )
                 )
             return
@@ -306,6 +311,7 @@ class WireReader:
                 response=record.get("response"),
                 response_pointer=f"{pointer}/response",
                 client_error=client_error if isinstance(client_error, str) else None,
+                time=record_moment(record),
             )
         )
 
@@ -349,6 +355,7 @@ class WireReader:
                     )
                 )
                 pending.call = len(session.calls) - 1
+                session.times["call", pending.call] = frame.time
         elif method == "tasks/result" and isinstance(params, dict):
             task = session.tasks.get(str(params.get("taskId")))
             if task is not None:
@@ -432,6 +439,7 @@ class WireReader:
             session.tasks[str(task.get("taskId"))] = pending.call
             return
         call = session.calls[pending.call]
+        session.times["result", pending.call] = frame.time
         session.results[pending.call] = tool_result(
             call.id, message, frame.line, pointer, client_error
         )
@@ -466,12 +474,22 @@ class WireReader:
                 if call.server is None and session.server:
                     call.server = session.server
                 conversation.messages.append(
-                    Message(role="assistant", line=call.line, parts=[call])
+                    Message(
+                        role="assistant",
+                        line=call.line,
+                        parts=[call],
+                        timestamp=session.times.get(("call", index)),
+                    )
                 )
                 found = session.results.get(index)
                 if found is not None:
                     conversation.messages.append(
-                        Message(role="tool", line=found.line, parts=[found])
+                        Message(
+                            role="tool",
+                            line=found.line,
+                            parts=[found],
+                            timestamp=session.times.get(("result", index)),
+                        )
                     )
             out.append(conversation)
         return out
@@ -554,7 +572,10 @@ def _read_lines(text: str, source: str, reader: WireReader) -> None:
         parsed = _log_line(line)
         if parsed is not None:
             log_file = True
-            _log_message(parsed, number, source, reader)
+            prefix = _PREFIX.match(line)
+            _log_message(
+                parsed, number, source, reader, moment(prefix.group("ts") if prefix else None)
+            )
             continue
         if line[0] in "{[" or not log_file:
             try:
@@ -579,7 +600,11 @@ def _read_lines(text: str, source: str, reader: WireReader) -> None:
 
 
 def _log_message(
-    parsed: tuple[str | None, str | None, str], number: int, source: str, reader: WireReader
+    parsed: tuple[str | None, str | None, str],
+    number: int,
+    source: str,
+    reader: WireReader,
+    time: datetime | None = None,
 ) -> None:
     server, _level, rest = parsed
     match = _MESSAGE.match(rest.strip())
@@ -610,5 +635,6 @@ def _log_message(
             "",
             origin=match.group("who"),
             server=server or reader.file_server,
+            time=time,
         )
     )

@@ -49,6 +49,7 @@ from auditor.readers.base import (
     excerpt,
     plain_name,
 )
+from auditor.readers.stamps import record_moment
 
 NAME = "tau2_bench"
 DESCRIPTION = "tau2-bench simulations (simulations[].messages; tool calls with requestor, error)"
@@ -129,6 +130,7 @@ def read(path: Path, source: str) -> ReadResult:
             format=NAME,
             line=line,
             metadata=_metadata(simulation),
+            timestamp=record_moment(simulation),
         )
         _messages(simulation["messages"], conversation, f"{where}/messages", result)
         result.conversations.append(conversation)
@@ -292,4 +294,6 @@ def _messages(
                             line=line,
                         )
                     )
-            conversation.messages.append(Message(role="assistant", line=line, parts=parts))
+            conversation.messages.append(
+                Message(role="assistant", line=line, parts=parts, timestamp=record_moment(message))
+            )
