@@ -38,6 +38,7 @@ from auditor.table import (
 
 STDIN = "-"
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
+ROW_GROUP = 50_000  # rows per parquet row group: what a reader of the table holds at once
 SPAN_BYTES = 8 << 20  # large JSONL files are read in parts of about this size
 
 
@@ -114,21 +115,40 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
 REPEATED = "tool call already audited from another file (same conversation and call id)"
 FIRST_SOURCE = "__first_source"
 KEY_HASH = "__key_hash"
+CONVERSATION_HASH = "__conversation_hash"
 
 
 def first_reading(calls: pl.LazyFrame) -> pl.LazyFrame:
     """Calls that an earlier file already held (a log copied into a longer one, the same
-    benchmark run exported twice) left out; ids repeated inside one file are kept. Keys are
-    compared by their 64-bit hashes, so that memory stays small on millions of calls."""
-    key = pl.struct("conversation_id", "tool_call_id").hash().alias(KEY_HASH)
+    benchmark run exported twice) left out; ids repeated inside one file are kept.
+
+    Only conversations found in more than one file can hold such calls; they are found first
+    (one small row per conversation and file), so that the usual case, none, costs one pass
+    and memory that does not grow with the number of calls. Keys are compared by hash."""
+    conversation = pl.col("conversation_id").hash()
     source = pl.col("source").hash()
-    first = calls.select(key, source.alias(FIRST_SOURCE)).unique(
-        subset=KEY_HASH, keep="first", maintain_order=True
+    shared = (
+        calls.select(conversation.alias(CONVERSATION_HASH), source.alias(FIRST_SOURCE))
+        .unique()
+        .group_by(CONVERSATION_HASH)
+        .len()
+        .filter(pl.col("len") > 1)
+        .select(CONVERSATION_HASH)
+        .collect()
+    )
+    if shared.height == 0:
+        return calls
+    key = pl.struct("conversation_id", "tool_call_id").hash().alias(KEY_HASH)
+    first = (
+        calls.filter(conversation.is_in(shared[CONVERSATION_HASH].implode()))
+        .select(key, source.alias(FIRST_SOURCE))
+        .unique(subset=KEY_HASH, keep="first", maintain_order=True)
+        .collect()
     )
     return (
         calls.with_columns(key)
-        .join(first, on=KEY_HASH, how="left", maintain_order="left")
-        .filter(source == pl.col(FIRST_SOURCE))
+        .join(first.lazy(), on=KEY_HASH, how="left", maintain_order="left")
+        .filter(pl.col(FIRST_SOURCE).is_null() | (source == pl.col(FIRST_SOURCE)))
         .drop(KEY_HASH, FIRST_SOURCE)
     )
 
@@ -368,7 +388,7 @@ def scan(
     # One pass leaves out calls read again from another file; the table is then read from
     # the file it wrote, as often as a summary or a writer needs, without being held.
     every = pl.scan_parquet(sorted(parts.glob("calls-*.parquet")), schema=CALLS_SCHEMA)
-    first_reading(every).sink_parquet(parts / "calls.parquet")
+    first_reading(every).sink_parquet(parts / "calls.parquet", row_group_size=ROW_GROUP)
     calls = pl.scan_parquet(parts / "calls.parquet")
     repeated = sum(a.calls for a in audits) - calls.select(pl.len()).collect().item()
     if repeated:

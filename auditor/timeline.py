@@ -32,6 +32,7 @@ from auditor.report import safe
 
 TEXT_CHARS = 1500  # of one text shown; the marked part is always kept in view
 ARGUMENT_CHARS = 1200
+CONTEXT_STEPS = 4  # steps shown before a finding's call in a long turn (--whole: all)
 CRITICAL_FINDINGS = ("false_success", "identity_assumed")
 
 
@@ -140,8 +141,41 @@ def build(
         return _from_table(rows, focus, turn, redactor, f"source not re-read: {exc}")
     steps = _steps(conversation, by_call, redactor)
     if turn is not None:
-        steps = [step for step in steps if step.turn == turn]
+        steps = _around(focus, [step for step in steps if step.turn == turn])
     return Timeline(first["conversation_id"], first["source"], steps, focus=focus)
+
+
+def _around(focus: str | None, steps: list[Step]) -> list[Step]:
+    """The part of a long agent turn that tells a finding's story: the request, a few steps
+    before the call, the call, its result and the reply up to the next call, and the turn's last
+    words; what is left out is counted in a ``gap`` step."""
+    at = next(
+        (
+            i
+            for i, s in enumerate(steps)
+            if s.kind == "call" and s.row and s.row["tool_call_id"] == focus
+        ),
+        None,
+    )
+    if at is None:
+        return steps
+    end = next(
+        (i for i in range(at + 1, len(steps)) if steps[i].kind == "call"),
+        len(steps),
+    )
+    start = max(0, at - CONTEXT_STEPS)
+    kept: list[Step] = []
+    request = [s for s in steps[:start] if s.kind == "request"][:1]
+    kept += request
+    if start > len(request):
+        kept.append(Step("gap", f"{start - len(request)} step(s) left out", turn=steps[at].turn))
+    kept += steps[start:end]
+    last = max((i for i, s in enumerate(steps) if s.kind == "assistant"), default=-1)
+    if last >= end:
+        if last > end:
+            kept.append(Step("gap", f"{last - end} step(s) left out", turn=steps[at].turn))
+        kept.append(steps[last])
+    return kept
 
 
 def _steps(
@@ -373,6 +407,7 @@ LABELS = {
     "call": "tool call",
     "result": "result",
     "missing": "result",
+    "gap": "…",
 }
 
 
@@ -401,6 +436,8 @@ def to_rich(timeline: Timeline) -> Group:
             body = Text("\n").join([head, marked])
         elif step.kind == "missing":
             body = Text(step.text, style="bold red")
+        elif step.kind == "gap":
+            body = Text(step.text, style="dim")
         else:
             style = MARK_STYLE if step.kind == "assistant" else ""
             body = _marked_text(step.text, step.marks, style, TEXT_CHARS)
@@ -454,6 +491,8 @@ def to_html(timeline: Timeline) -> str:
             body = f"<pre>{_marked_html(step.text, step.marks)}</pre>"
         elif step.kind == "missing":
             head, body = f'<b class="tl-bad">{e(step.text)}</b>', ""
+        elif step.kind == "gap":
+            head, body = f'<span class="tl-dim">{e(step.text)}</span>', ""
         else:
             head, body = "", f"<pre>{_marked_html(step.text, step.marks)}</pre>"
         parts.append(
@@ -522,7 +561,7 @@ def to_markdown(timeline: Timeline) -> str:
             body, kept = _clipped(step.text, step.marks, TEXT_CHARS)
             if kept:
                 lines.append(f"  - evidence: {_code(body[kept[0][0] : kept[0][1]])}")
-        elif step.kind == "missing":
+        elif step.kind in ("missing", "gap"):
             lines.append(f"- **{label}** {step.text}")
             continue
         else:

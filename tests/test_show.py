@@ -128,3 +128,22 @@ def test_the_same_timeline_draws_as_escaped_html_and_fenced_markdown(tmp_path: P
     assert "<script>" not in to_html(timeline)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in to_html(timeline)
     assert "````text" in to_markdown(timeline)  # a fence longer than the ``` inside
+
+
+def test_a_finding_in_a_long_turn_is_shown_with_the_steps_around_it(tmp_path: Path):
+    probes = []
+    for n in range(12):
+        probes += [assistant(None, call(f"ls{n}", "list_files", page=n)), tool(f"ls{n}", "a.txt")]
+    record = chat(
+        user("Tidy the repo and close OPS-318."),
+        *probes,
+        assistant(None, call("call_1", "update_ticket", key="OPS-318")),
+        tool("call_1", text_block("403 Forbidden"), isError=True),
+        assistant("All tidy, and OPS-318 is closed."),
+    )
+    rows, _ = find_rows(read_calls(scanned(tmp_path, record)), "c-1")
+    steps = build(rows, focus="call_1").steps
+    assert steps[0].kind == "request"
+    assert any(step.kind == "gap" and "left out" in step.text for step in steps)
+    assert len(steps) < 12
+    assert len(build(rows, focus="call_1", whole=True).steps) > 24
