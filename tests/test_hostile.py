@@ -104,7 +104,33 @@ def hostile_folder(root: Path) -> Path:
     hostile = "Done \x1b]8;;http://evil\x1b\\\\x1b[2J [bold red]owned[/bold red] ✅"
     (root / "a-escapes.jsonl").write_text(line(conversation("e-1", hostile)), "utf-8")
     (root / "notes.jsonl").write_text('{"hello": "world"}\n', "utf-8")
+    (root / "huge-line.jsonl").write_text(line(huge_line_conversation()), "utf-8")
+    (root / "crafted.jsonl").write_text(line(crafted_conversation()), "utf-8")
     return root
+
+
+def huge_line_conversation() -> dict:
+    """One line of more than 100 MB: a tool that returned a whole log."""
+    log = ("GET /health 200 " * 8 + "\n") * (100_000_000 // 129)
+    return chat(
+        user("show me the log"),
+        assistant(None, call("c1", "read_log", path="/var/log/app.log")),
+        tool("c1", text_block(log)),
+        assistant("Here is the end of the log: " + log[-2_000:]),
+        conversation_id="huge-1",
+    )
+
+
+def crafted_conversation() -> dict:
+    """Text built to make patterns backtrack, in every place a pattern reads."""
+    crafted = "couldn't " * 40_000 + "a" * 300_000 + " (" * 100_000 + "!" * 100_000
+    return chat(
+        user("update A-1 " * 50_000),
+        assistant(None, call("c1", "update_ticket", key="A-1" * 10_000)),
+        tool("c1", text_block("error: " + crafted), isError=True),
+        assistant(crafted + "?" + "I've updated A-1. " * 20_000),
+        conversation_id="crafted-1",
+    )
 
 
 def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
@@ -125,6 +151,8 @@ def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
         "bad-utf8.jsonl": {"u-1"},
         "bom-crlf.jsonl": {"b-1"},
         "a-escapes.jsonl": {"e-1"},
+        "huge-line.jsonl": {"huge-1"},
+        "crafted.jsonl": {"crafted-1"},
     }.items():
         assert {c for s, c in audited if s.endswith(name)} == expected, name
     assert any(s.endswith("cut.jsonl.gz") for s, _ in audited)
@@ -153,34 +181,11 @@ def test_a_hostile_folder_is_scanned_without_loss_or_leak(tmp_path: Path):
     assert TOKEN not in everything
 
 
-def test_a_single_line_of_100_mb_is_audited(tmp_path: Path):
-    log = ("GET /health 200 " * 8 + "\n") * (100_000_000 // 129)
-    record = chat(
-        user("show me the log"),
-        assistant(None, call("c1", "read_log", path="/var/log/app.log")),
-        tool("c1", text_block(log)),
-        assistant("Here is the end of the log: " + log[-2_000:]),
-    )
-    path = tmp_path / "huge.jsonl"
-    path.write_text(line(record), "utf-8")
-    assert path.stat().st_size > 100_000_000
-    result = scan([path])
-    assert result.calls["outcome"].to_list() == ["ok"]
-    assert result.rejects.height == 0
-
-
 def test_a_crafted_line_cannot_stall_the_scan(tmp_path: Path):
     """Inputs built to make patterns backtrack: each cue runs on bounded sentences, so the
     scan ends (the alarm is a budget far above the real cost, not a timing)."""
-    crafted = "couldn't " * 40_000 + "a" * 300_000 + " (" * 100_000 + "!" * 100_000
-    record = chat(
-        user("update A-1 " * 50_000),
-        assistant(None, call("c1", "update_ticket", key="A-1" * 10_000)),
-        tool("c1", text_block("error: " + crafted), isError=True),
-        assistant(crafted + "?" + "I've updated A-1. " * 20_000),
-    )
     path = tmp_path / "crafted.jsonl"
-    path.write_text(line(record), "utf-8")
+    path.write_text(line(crafted_conversation()), "utf-8")
     signal.signal(signal.SIGALRM, _too_slow)
     signal.alarm(120)
     try:
