@@ -158,7 +158,7 @@ def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     return set(_token_stream(text, stopwords))
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=16384)
 def _short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
     """Tool names, argument values and sentences recur: their tokens are worked out once."""
     return frozenset(_token_stream(text, stopwords))
@@ -181,7 +181,7 @@ def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
         yield from _word_tokens(match.group(0), stopwords)
 
 
-@functools.lru_cache(maxsize=262144)
+@functools.lru_cache(maxsize=65536)
 def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
     """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
     raw = word.strip("'")
