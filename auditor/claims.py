@@ -66,7 +66,8 @@ LANGUAGE_LEAD = 1.5  # how far the best language must lead the next
 LANGUAGE_SAMPLE_CHARS = 4000  # enough text to tell a language by its common words
 DATA_CHARS = 8_000  # how much of a result's data ties sentences to it
 TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
-NAME_WEIGHT = 1.5  # the tool's own name words name the action: the strongest tie
+NAME_WEIGHT = 1.5
+OTHER_PART_WORDS = 2  # words a sentence must share with another part of the request
 
 
 @dataclass
@@ -729,7 +730,8 @@ def _answering_other_parts(
     returns that happens to say "orders" answers the second question, not the failed order
     lookup. A request part is the call's when it shares words with the call's name or
     arguments; a unit belongs to another part when it shares more words with that part than
-    with the call's own (a tie is settled by its paragraph).
+    with the call's own, and at least OTHER_PART_WORDS of them (a tie is settled by its
+    paragraph).
     """
     if not call.request or not mine:
         return set()
@@ -744,7 +746,10 @@ def _answering_other_parts(
         return set()
 
     def lean(words: frozenset[str]) -> int:
-        return max(len(words & part) for part in other) - max(len(words & part) for part in own)
+        answered = max(len(words & part) for part in other)
+        if answered < OTHER_PART_WORDS:
+            return 0  # one word ("Urgent!") is no other question
+        return answered - max(len(words & part) for part in own)
 
     paragraphs: dict[int, frozenset[str]] = {}
     for unit in replied:
