@@ -319,10 +319,18 @@ def _in_input_order(frames: list[pl.LazyFrame], plans: list[Plan]) -> pl.LazyFra
 def _merge(
     plans: list[Plan], result: ScanResult, calls_before: pl.LazyFrame, rejects_before: pl.LazyFrame
 ) -> ScanResult:
-    keep = _keep_old(plans)
-    every = _in_input_order([calls_before.filter(keep), result.lazy_calls], plans)
-    calls = first_reading(every)
-    rejects = _in_input_order([rejects_before.filter(keep), result.lazy_rejects], plans)
+    if any(p.action in ("unchanged", "appended") for p in plans):
+        keep = _keep_old(plans)
+        every = _in_input_order([calls_before.filter(keep), result.lazy_calls], plans)
+        calls = first_reading(every)
+        rejects = _in_input_order([rejects_before.filter(keep), result.lazy_rejects], plans)
+        total = every.select(pl.len()).collect().item()
+        repeated = total - calls.select(pl.len()).collect().item()
+    else:
+        # Nothing carried from an earlier run: the scan's own tables, streamed as they are
+        # (sorting them again would hold the whole table).
+        calls, rejects, repeated = result.lazy_calls, result.lazy_rejects, 0
+    repeated += result.passed_over.get(REPEATED, 0)
 
     conversations = 0
     skipped: list[tuple[str, str]] = []
@@ -363,8 +371,6 @@ def _merge(
             start = p.old.complete if p.action == "appended" and p.old else 0
             reading["bytes_read"] += p.now.size - start
             reading["lines_read"] += p.now.new_lines if p.action == "appended" else p.now.lines
-    total = every.select(pl.len()).collect().item()
-    repeated = total - calls.select(pl.len()).collect().item()
     if repeated:
         passed_over[REPEATED] = repeated
     return dataclasses.replace(

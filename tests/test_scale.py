@@ -1,6 +1,7 @@
 """Large inputs: files read in spans by several workers give the very table one reader gives."""
 
 import itertools
+import json
 import sys
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 from builders import write_jsonl
 
 from auditor.bench import generate
-from auditor.scan import cut_spans, plan, scan
+from auditor.scan import REPEATED, cut_spans, plan, scan
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +77,17 @@ def test_the_tables_are_lazy_until_asked_for(corpus: Path):
     result = scan([corpus])
     assert isinstance(result.lazy_calls, pl.LazyFrame)
     assert result.findings.height == result.calls.filter(pl.col("finding").is_not_null()).height
+
+
+def test_the_scan_command_counts_calls_read_again_from_another_file(corpus: Path, tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from auditor.cli import app
+
+    first = sorted(corpus.glob("*.jsonl"))[0]
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(first.read_bytes())
+    out = tmp_path / "out"
+    CliRunner().invoke(app, ["scan", str(first), str(copy), "--out", str(out), "-q"])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["passed_over_by_reason"][REPEATED] == summary["tool_calls"] > 0
