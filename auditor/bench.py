@@ -200,13 +200,16 @@ def _child(mode: str, folder: str, jobs: int) -> None:
     else:
         import tempfile
 
-        from auditor.scan import scan
-        from auditor.table import write_outputs
+        from auditor.cli import app
 
+        # The command exactly as a nightly job runs it, tables and summary written.
         with tempfile.TemporaryDirectory(prefix="auditor-bench-") as out:
-            result = scan(files, jobs=jobs)
-            summary = result.summary()
-            write_outputs(Path(out), result.lazy_calls, result.lazy_rejects, summary, "parquet")
+            arguments = ["scan", *map(str, files), "--out", out, "--jobs", str(jobs)]
+            try:
+                app([*arguments, "--quiet", "--fail-on", "never"], standalone_mode=False)
+            except SystemExit as exit:  # typer.Exit ends the command with its status
+                if exit.code:
+                    raise
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
