@@ -20,11 +20,12 @@ from auditor.outcomes import is_identity_tool
 from auditor.rules_loader import (
     OutcomeRules,
     RuleFileError,
-    _layers,
-    _merge,
-    _read_toml,
-    _Strict,
-    _validate,
+    Strict,
+    check_pattern,
+    merge_layers,
+    read_toml,
+    rule_layers,
+    validate_file,
 )
 
 _MCP_PREFIX = re.compile(r"^(?:mcp__[^_]+(?:_[^_]+)*?__|[\w-]+[./])")
@@ -43,15 +44,11 @@ IMPACT_RANK = {Impact.WRITE: 0, Impact.UNKNOWN: 1, Impact.READ: 2, Impact.IDENTI
 SEVERITY_RANK = {"critical": 0, "warning": 1}
 
 
-class _Pattern(_Strict):
+class _Pattern(Strict):
     @field_validator("pattern", "mutation", "query", check_fields=False)
     @classmethod
     def _compiles(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression: {exc}") from exc
-        return value
+        return check_pattern(value)
 
 
 class GraphQLRule(_Pattern):
@@ -65,12 +62,12 @@ class WriteArgument(_Pattern):
     pattern: str
 
 
-class NameWords(_Strict):
+class NameWords(Strict):
     write_words: list[str] = Field(default_factory=list)
     read_words: list[str] = Field(default_factory=list)
 
 
-class ImpactRulesFile(_Strict):
+class ImpactRulesFile(Strict):
     graphql: GraphQLRule | None = None
     write_argument: list[WriteArgument] = Field(default_factory=list)
     names: NameWords = Field(default_factory=NameWords)
@@ -93,13 +90,13 @@ class ImpactRules:
 def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> ImpactRules:
     """The shipped ``impact.toml`` with a user's own layered over it; labels go to ``files``."""
     merged: dict[str, Any] = {}
-    for path, label in _layers("impact.toml", user_dir):
-        data = _read_toml(path, label)
-        _validate(ImpactRulesFile, data, label)
-        merged = _merge(merged, data)
+    for path, label in rule_layers("impact.toml", user_dir):
+        data = read_toml(path, label)
+        validate_file(ImpactRulesFile, data, label)
+        merged = merge_layers(merged, data)
         if files is not None:
             files.append(label)
-    checked = _validate(ImpactRulesFile, merged, "impact.toml")
+    checked = validate_file(ImpactRulesFile, merged, "impact.toml")
     assert isinstance(checked, ImpactRulesFile)
     return ImpactRules(checked)
 

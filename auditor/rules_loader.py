@@ -32,7 +32,8 @@ class RuleFileError(ValueError):
         self.file, self.key, self.problem = file, key, problem
 
 
-def _compile(pattern: str) -> str:
+def check_pattern(pattern: str) -> str:
+    """A rule file's regular expression, or a ValueError that says why it is not one."""
     try:
         re.compile(pattern)
     except re.error as exc:
@@ -40,21 +41,23 @@ def _compile(pattern: str) -> str:
     return pattern
 
 
-class _Strict(BaseModel):
+class Strict(BaseModel):
+    """A rule-file section: unknown keys are errors, values are frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class PatternRule(_Strict):
+class PatternRule(Strict):
     id: str
     pattern: str
     # The text must be this short (non-blank lines) for the rule to apply: an error line at the
     # top of long normal output (a warning printed before a build log) is not the answer.
     max_lines: int | None = None
 
-    _check = field_validator("pattern")(classmethod(lambda cls, v: _compile(v)))
+    _check = field_validator("pattern")(classmethod(lambda cls, v: check_pattern(v)))
 
 
-class Envelope(_Strict):
+class Envelope(Strict):
     id: str
     key: str
     equals: bool | int | str | list[bool | int | str]
@@ -65,36 +68,36 @@ class Envelope(_Strict):
         return any(type(value) is type(w) and value == w for w in wanted)
 
 
-class LoneError(_Strict):
+class LoneError(Strict):
     id: str
     error_keys: list[str]
     status_keys: list[str]
     metadata_keys: list[str]
 
 
-class Identity(_Strict):
+class Identity(Strict):
     tools: list[str]
     ignore_keys: list[str] = []
 
 
-class TestSummary(_Strict):
+class TestSummary(Strict):
     id: str
     runner_tools: str
     failure_patterns: list[str]
 
-    _check_runner = field_validator("runner_tools")(classmethod(lambda cls, v: _compile(v)))
+    _check_runner = field_validator("runner_tools")(classmethod(lambda cls, v: check_pattern(v)))
     _check_patterns = field_validator("failure_patterns")(
-        classmethod(lambda cls, v: [_compile(p) for p in v])
+        classmethod(lambda cls, v: [check_pattern(p) for p in v])
     )
 
 
-class IgnoredFlag(_Strict):
+class IgnoredFlag(Strict):
     id: str
     tools: str
     text: str
     command: str | None = None
 
-    _check = field_validator("tools", "text")(classmethod(lambda cls, v: _compile(v)))
+    _check = field_validator("tools", "text")(classmethod(lambda cls, v: check_pattern(v)))
 
     def matches(self, tool: str, texts: list[str], arguments: Any) -> bool:
         if not re.search(self.tools, tool):
@@ -106,17 +109,17 @@ class IgnoredFlag(_Strict):
         return re.match(self.text, "\n".join(texts)) is not None
 
 
-class GeneralTools(_Strict):
+class GeneralTools(Strict):
     pattern: str
     command_noise: str = "(?!)"
     search_commands: str = "(?!)"
 
     _check = field_validator("pattern", "command_noise", "search_commands")(
-        classmethod(lambda cls, v: _compile(v))
+        classmethod(lambda cls, v: check_pattern(v))
     )
 
 
-class OutcomeRulesFile(_Strict):
+class OutcomeRulesFile(Strict):
     """One outcomes.toml as written; every section optional so a user file can hold a few."""
 
     identity: Identity | None = None
@@ -129,7 +132,7 @@ class OutcomeRulesFile(_Strict):
     general_tools: GeneralTools | None = None
 
 
-class OutcomeRules(_Strict):
+class OutcomeRules(Strict):
     """The outcome rules in force after layering."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, ignored_types=(cached_property,))
@@ -193,15 +196,15 @@ CueKind = Literal[
 ]
 
 
-class Cue(_Strict):
+class Cue(Strict):
     id: str
     kind: CueKind
     pattern: str
 
-    _check = field_validator("pattern")(classmethod(lambda cls, v: _compile(v)))
+    _check = field_validator("pattern")(classmethod(lambda cls, v: check_pattern(v)))
 
 
-class CuePackFile(_Strict):
+class CuePackFile(Strict):
     language: str
     name: str
     markers: list[str] = []
@@ -209,12 +212,12 @@ class CuePackFile(_Strict):
     cue: list[Cue] = []
 
 
-class LanguageProfile(_Strict):
+class LanguageProfile(Strict):
     name: str
     markers: list[str]
 
 
-class LanguagesFile(_Strict):
+class LanguagesFile(Strict):
     languages: dict[str, LanguageProfile] = {}
 
 
@@ -270,7 +273,8 @@ class RuleSet:
         }
 
 
-def _read_toml(path: Any, label: str) -> dict[str, Any]:
+def read_toml(path: Any, label: str) -> dict[str, Any]:
+    """A rule or settings file's TOML; a syntax error is a RuleFileError naming the file."""
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -279,7 +283,9 @@ def _read_toml(path: Any, label: str) -> dict[str, Any]:
         raise RuleFileError(label, "(encoding)", f"not UTF-8 text ({exc})") from exc
 
 
-def _validate(model: type[BaseModel], data: dict[str, Any], label: str) -> BaseModel:
+def validate_file(model: type[BaseModel], data: dict[str, Any], label: str) -> BaseModel:
+    """``data`` checked against ``model``; the first problem is a RuleFileError naming the
+    file, the key and the problem."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -288,7 +294,8 @@ def _validate(model: type[BaseModel], data: dict[str, Any], label: str) -> BaseM
         raise RuleFileError(label, key, error["msg"]) from exc
 
 
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def merge_layers(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """A user's rule file layered over the shipped one: lists of rules by id, tables by key."""
     merged = dict(base)
     for key, value in extra.items():
         old = merged.get(key)
@@ -300,13 +307,13 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
             else:
                 merged[key] = old + [v for v in value if v not in old]
         elif isinstance(value, dict) and isinstance(old, dict):
-            merged[key] = _merge(old, value)
+            merged[key] = merge_layers(old, value)
         else:
             merged[key] = value
     return merged
 
 
-def _layers(name: str, user_dir: Path | None) -> list[tuple[Any, str]]:
+def rule_layers(name: str, user_dir: Path | None) -> list[tuple[Any, str]]:
     layers = []
     shipped = SHIPPED.joinpath(*name.split("/"))
     if shipped.is_file():
@@ -325,13 +332,13 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     origins: dict[str, str] = {}
 
     merged: dict[str, Any] = {}
-    for path, label in _layers("outcomes.toml", user):
-        data = _read_toml(path, label)
-        checked = _validate(OutcomeRulesFile, data, label)
+    for path, label in rule_layers("outcomes.toml", user):
+        data = read_toml(path, label)
+        checked = validate_file(OutcomeRulesFile, data, label)
         for section in ("transport_text", "envelope", "error_text", "ignored_flag"):
             for rule in getattr(checked, section):
                 origins[f"outcomes:{rule.id}"] = label
-        merged = _merge(merged, data)
+        merged = merge_layers(merged, data)
         files.append(label)
     try:
         outcomes = OutcomeRules.model_validate(merged)
@@ -348,14 +355,14 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     packs: dict[str, CuePack] = {}
     for name in sorted(names):
         merged, cue_origin = {}, {}
-        for path, label in _layers(name, user):
-            data = _read_toml(path, label)
-            checked = _validate(CuePackFile, data, label)
+        for path, label in rule_layers(name, user):
+            data = read_toml(path, label)
+            checked = validate_file(CuePackFile, data, label)
             for cue in checked.cue:
                 cue_origin[cue.id] = label
-            merged = _merge(merged, data)
+            merged = merge_layers(merged, data)
             files.append(label)
-        pack_file = _validate(CuePackFile, merged, name)
+        pack_file = validate_file(CuePackFile, merged, name)
         packs[pack_file.language] = CuePack(
             language=pack_file.language,
             name=pack_file.name,
@@ -369,12 +376,12 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     languages: dict[str, frozenset[str]] = {}
     language_names: dict[str, str] = {}
     merged = {}
-    for path, label in _layers("languages.toml", user):
-        data = _read_toml(path, label)
-        _validate(LanguagesFile, data, label)
-        merged = _merge(merged, data)
+    for path, label in rule_layers("languages.toml", user):
+        data = read_toml(path, label)
+        validate_file(LanguagesFile, data, label)
+        merged = merge_layers(merged, data)
         files.append(label)
-    for code, profile in _validate(LanguagesFile, merged, "languages.toml").languages.items():
+    for code, profile in validate_file(LanguagesFile, merged, "languages.toml").languages.items():
         languages[code] = frozenset(m.lower() for m in profile.markers)
         language_names[code] = profile.name
     for code, pack in packs.items():

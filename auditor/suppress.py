@@ -33,7 +33,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from auditor.model import Finding, Outcome
-from auditor.rules_loader import RuleFileError, _read_toml, _validate
+from auditor.rules_loader import RuleFileError, read_toml, validate_file
 from auditor.scan import ScanResult
 
 DEFAULT_FILE = "auditor-ignore.toml"
@@ -117,7 +117,7 @@ def load_suppressions(path: str | Path) -> Suppressions:
     if not path.is_file():
         raise SuppressionFileError(str(path), "(file)", "suppressions file does not exist")
     try:
-        checked = _validate(SuppressionsFile, _read_toml(path, str(path)), str(path))
+        checked = validate_file(SuppressionsFile, read_toml(path, str(path)), str(path))
     except RuleFileError as exc:
         raise SuppressionFileError(exc.file, exc.key, exc.problem) from exc
     assert isinstance(checked, SuppressionsFile)
