@@ -228,3 +228,27 @@ def test_the_benchmark_corpus_is_readable_and_has_failing_calls(tmp_path: Path):
     assert summary["conversations"] == conversations
     failing = summary["tool_calls"] - summary["outcomes"]["ok"]
     assert 0.03 < failing / summary["tool_calls"] < 0.3
+
+
+def test_a_rerun_over_the_same_input_writes_the_same_table(tmp_path: Path):
+    run("scan", SAMPLES, "--out", tmp_path / "first")
+    run("scan", SAMPLES, "--out", tmp_path / "second")
+    first = pl.read_parquet(tmp_path / "first" / "calls.parquet")
+    second = pl.read_parquet(tmp_path / "second" / "calls.parquet")
+    assert first.height > 0 and first.equals(second)
+
+
+def test_a_write_that_fails_leaves_the_previous_table_whole(tmp_path: Path, monkeypatch):
+    from auditor import table
+
+    run("scan", SAMPLES, "--out", tmp_path)
+    before = (tmp_path / "calls.parquet").read_bytes()
+
+    def killed(*_args, **_kwargs):
+        raise KeyboardInterrupt  # the run is stopped while it writes
+
+    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", killed)
+    with pytest.raises(KeyboardInterrupt):
+        table.write_frame(pl.LazyFrame({"a": [1]}), tmp_path / "calls.parquet", "parquet")
+    assert (tmp_path / "calls.parquet").read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
