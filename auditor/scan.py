@@ -30,6 +30,7 @@ from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import (
     CALLS_SCHEMA,
     REJECTS_SCHEMA,
+    ROW_GROUP,
     calls_frame,
     findings,
     rejects_frame,
@@ -38,7 +39,6 @@ from auditor.table import (
 
 STDIN = "-"
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
-ROW_GROUP = 50_000  # rows per parquet row group: what a reader of the table holds at once
 SPAN_BYTES = 8 << 20  # large JSONL files are read in parts of about this size
 
 

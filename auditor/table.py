@@ -57,6 +57,7 @@ REJECTS_SCHEMA: dict[str, pl.DataType] = {
     "excerpt": pl.String(),
 }
 FORMATS = ("parquet", "jsonl", "csv")
+ROW_GROUP = 50_000  # rows per parquet row group
 
 
 def calls_frame(rows: Iterable[dict[str, Any]]) -> pl.DataFrame:
@@ -147,8 +148,13 @@ def write_frame(frame: Table, path: Path, fmt: str) -> None:
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     lazy = frame.lazy()
-    sink = {"parquet": lazy.sink_parquet, "jsonl": lazy.sink_ndjson, "csv": lazy.sink_csv}[fmt]
-    _atomic(path, sink)
+    sinks = {
+        # Row groups of ROW_GROUP rows: what the writer (and any reader) holds at once.
+        "parquet": lambda tmp: lazy.sink_parquet(tmp, row_group_size=ROW_GROUP),
+        "jsonl": lazy.sink_ndjson,
+        "csv": lazy.sink_csv,
+    }
+    _atomic(path, sinks[fmt])
 
 
 def write_outputs(
