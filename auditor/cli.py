@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from auditor import readers
+from auditor import dask_engine, readers
 from auditor.evaluate import evaluate
 from auditor.report import print_evaluation, print_summary
 from auditor.rules_loader import RuleFileError, load_rules
@@ -213,6 +213,9 @@ def scan_command(
 
     if not paths:
         fail("usage", "no input: give files or folders, or 'paths' in the settings", EXIT_USAGE)
+    needs_dask = engine == Engine.dask or any(dask_engine.is_url(p) for p in paths)
+    if needs_dask and not dask_engine.available():
+        fail("usage", dask_engine.MISSING, EXIT_USAGE)
     if input_format is not None and input_format not in readers.READERS:
         message = f"unknown input format {input_format!r}; known: {', '.join(readers.READERS)}"
         fail("usage", message, EXIT_USAGE)

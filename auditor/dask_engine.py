@@ -29,6 +29,13 @@ MISSING = (
 )
 
 
+def available() -> bool:
+    """Are Dask and fsspec installed (the ``dask`` extra)?"""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("distributed", "fsspec"))
+
+
 def is_url(name: str | Path) -> bool:
     """An input named by a URL (``s3://…``, ``gs://…``, ``file://…``) rather than a path."""
     return "://" in str(name)

@@ -252,3 +252,12 @@ def test_a_write_that_fails_leaves_the_previous_table_whole(tmp_path: Path, monk
         table.write_frame(pl.LazyFrame({"a": [1]}), tmp_path / "calls.parquet", "parquet")
     assert (tmp_path / "calls.parquet").read_bytes() == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_the_dask_engine_without_its_extra_is_a_usage_error(tmp_path: Path, monkeypatch):
+    from auditor import dask_engine
+
+    monkeypatch.setattr(dask_engine, "available", lambda: False)
+    result = run("scan", SAMPLES, "--out", tmp_path, "--engine", "dask")
+    assert result.exit_code == 2
+    assert "transcript-auditor[dask]" in result.output
