@@ -308,11 +308,9 @@ def _claims(slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules
         # The person's request and what the previous turn showed; a long agent run's own data
         # is not context, or nearly any phrase would be found in it.
         context = requests.get(turn, "") + " " + shown_before
-        views = [
-            _view(index, slot, rules, pack, context, requests.get(turn, ""))
-            for index, slot in enumerate(turn_slots)
-        ]
-        decisions = claims.judge_reply(views, [(pos, text) for pos, _, text in turn_texts], pack)
+        views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
+        replies = [(pos, text) for pos, _, text in turn_texts]
+        decisions = claims.judge_reply(views, replies, pack, requests.get(turn, ""))
         for index, slot in enumerate(turn_slots):
             slot.claim = decisions[index]
     # A recovered call's action is the one its retry did: the reply speaks of both as one.
@@ -344,9 +342,7 @@ def _ready_at(slot: CallSlot) -> int:
     )
 
 
-def _view(
-    index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str, request: str
-) -> claims.CallView:
+def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -> claims.CallView:
     view = claims.CallView(
         index=index,
         name=slot.call.name,
@@ -359,7 +355,6 @@ def _view(
         failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
-        request=request,
     )
     if _carries_data(slot):
         assert slot.payload is not None

@@ -91,7 +91,6 @@ class CallView:
     failed: bool = False  # the call failed (or returned no identity)
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
-    request: str = ""  # the person's request this turn answers
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
@@ -699,8 +698,10 @@ def judge_reply(
     calls: list[CallView],
     texts: list[tuple[int, str]],
     pack: CuePack,
+    request: str = "",
 ) -> dict[int, ClaimDecision]:
-    """Claims for calls that share one turn's assistant texts ``(position, text)``."""
+    """Claims for calls that share one turn's assistant texts ``(position, text)``, in answer
+    to the person's ``request``."""
     set_reply_windows(calls, [position for position, _ in texts])
     units: list[Unit] = []
     paragraph = 0
@@ -709,6 +710,7 @@ def judge_reply(
         paragraph += text.count("\n") + 1
         units.extend(new)
     attribute(units, calls, pack)
+    parts = request_parts(request, pack)
     decisions: dict[int, ClaimDecision] = {}
     for call in calls:
         replied = [u for u in units if in_reply(call, u.position)]
@@ -716,13 +718,23 @@ def judge_reply(
             decisions[call.index] = ClaimDecision(Claim.NONE, "no reply", "", pack.language)
             continue
         mine = [u for u in replied if call.index in u.calls]
-        elsewhere = _answering_other_parts(call, mine, replied, pack)
+        elsewhere = _answering_other_parts(call, mine, replied, parts)
         decisions[call.index] = _decide(call, mine, pack, elsewhere)
     return decisions
 
 
+def request_parts(request: str, pack: CuePack) -> list[frozenset[str]]:
+    """The words of each part of a request (its questions and asks), for telling which part a
+    reply sentence answers."""
+    return [
+        part
+        for piece in _REQUEST_PART_END.split(request)
+        if (part := frozenset(tokens(piece, pack.stopwords)))
+    ]
+
+
 def _answering_other_parts(
-    call: CallView, mine: list[Unit], replied: list[Unit], pack: CuePack
+    call: CallView, mine: list[Unit], replied: list[Unit], parts: list[frozenset[str]]
 ) -> set[int]:
     """Units (by ``id``) that answer another part of a request that asked several things.
 
@@ -733,13 +745,8 @@ def _answering_other_parts(
     with the call's own, and at least OTHER_PART_WORDS of them (a tie is settled by its
     paragraph).
     """
-    if not call.request or not mine:
+    if not mine:
         return set()
-    parts = [
-        part
-        for piece in _REQUEST_PART_END.split(call.request)
-        if (part := frozenset(tokens(piece, pack.stopwords)))
-    ]
     own = [part for part in parts if part & call.action_tokens]
     other = [part for part in parts if not part & call.action_tokens]
     if not own or not other:

@@ -82,7 +82,6 @@ def _audit_task(
     from auditor.table import calls_frame, rejects_frame
 
     rows, rejects, audit = audit_rows(job, rules, redactor)
-    audit.calls, audit.rejects = len(rows), len(rejects)
     return calls_frame(rows), rejects_frame(rejects), audit
 
 
@@ -95,6 +94,8 @@ def run(
 ) -> Iterator[PartAudit]:
     """Audit every job on the cluster at ``scheduler`` (a new local cluster when None) and
     write each result as the parts the local engine writes; yields the audits in job order."""
+    from auditor.scan import write_part
+
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
@@ -111,8 +112,7 @@ def run(
         for future in as_completed(futures):
             index = futures[future]
             calls, rejects, audit = future.result()
-            calls.write_parquet(parts / f"calls-{index:07d}.parquet")
-            rejects.write_parquet(parts / f"rejects-{index:07d}.parquet")
+            write_part(parts, index, calls, rejects)
             finished[index] = audit
             future.release()
             while following < len(work) and work[following][0] in finished:

@@ -35,8 +35,8 @@ import orjson
 import polars as pl
 from pydantic import BaseModel
 
-from auditor.readers import READERS, detect, reads_spans
-from auditor.readers.base import GZIP_MAGIC, ZSTD_MAGIC, Span, take_sample
+from auditor.readers import span_reader
+from auditor.readers.base import Span
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.scan import REPEATED, STDIN, Job, ScanResult, expand, first_reading, scan
 from auditor.table import CALLS_SCHEMA, REJECTS_SCHEMA
@@ -139,18 +139,6 @@ def measure(path: Path, old: FileState | None = None) -> Measure:
     )
 
 
-def _appendable(path: Path, input_format: str | None) -> str | None:
-    """The reader name when only the appended lines of this file can be read, else None."""
-    with open(path, "rb") as handle:
-        if handle.read(4).startswith((GZIP_MAGIC, ZSTD_MAGIC)):
-            return None
-    module = READERS[input_format] if input_format else detect(path)
-    if not reads_spans(module) or take_sample(path).looks_like_json_document():
-        return None
-    assert module is not None
-    return module.NAME
-
-
 @dataclasses.dataclass
 class Plan:
     """What to do with one input file."""
@@ -193,7 +181,7 @@ def plan_reading(
         if now.size == old.size and now.sha256 == old.sha256:
             plans.append(Plan(path, source, "unchanged", now=now, old=old))
         elif now.size > old.size and now.starts_with_old:
-            reader = _appendable(path, input_format)
+            reader = span_reader(path, input_format)
             if reader is None:
                 why = "grew, and its format spans conversations over lines"
                 plans.append(Plan(path, source, "whole", why, now, old))

@@ -12,6 +12,7 @@ import multiprocessing
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -23,8 +24,8 @@ import polars as pl
 from auditor import dask_engine
 from auditor.audit import audit_conversation
 from auditor.model import Reject
-from auditor.readers import READERS, detect, read_file, reads_spans
-from auditor.readers.base import GZIP_MAGIC, ZSTD_MAGIC, Span, take_sample
+from auditor.readers import read_file, span_reader
+from auditor.readers.base import Span
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import (
@@ -189,26 +190,14 @@ def plan(
             jobs.append(Job(path, source, input_format))
             continue
         try:
-            size = path.stat().st_size
-            module = None
-            if size > span_bytes:
-                module = READERS[input_format] if input_format else detect(path)
-            if not reads_spans(module) or not _plain_lines(path):
-                jobs.append(Job(path, source, input_format))
-                continue
-            for span in cut_spans(path, span_bytes):
-                jobs.append(Job(path, source, module.NAME, span))
+            reader = span_reader(path, input_format) if path.stat().st_size > span_bytes else None
         except Exception:  # the worker reports what is wrong with this file
+            reader = None
+        if reader is None:
             jobs.append(Job(path, source, input_format))
+        else:
+            jobs.extend(Job(path, source, reader, span) for span in cut_spans(path, span_bytes))
     return jobs
-
-
-def _plain_lines(path: Path) -> bool:
-    """Uncompressed, and one record per line (not one JSON document over many lines)."""
-    sample = take_sample(path)
-    with open(path, "rb") as handle:
-        magic = handle.read(4)
-    return not magic.startswith((GZIP_MAGIC, ZSTD_MAGIC)) and not sample.looks_like_json_document()
 
 
 def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
@@ -247,16 +236,20 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
     """Read and audit one job, writing its rows and rejects as parquet parts numbered
     ``index`` under ``parts``; never raises on the file's content."""
     rows, rejects, audit = audit_rows(job, rules, redactor)
-    audit.calls, audit.rejects = len(rows), len(rejects)
-    calls_frame(rows).write_parquet(parts / f"calls-{index:07d}.parquet")
-    rejects_frame(rejects).write_parquet(parts / f"rejects-{index:07d}.parquet")
+    write_part(parts, index, calls_frame(rows), rejects_frame(rejects))
     return audit
+
+
+def write_part(parts: Path, index: int, calls: pl.DataFrame, rejects: pl.DataFrame) -> None:
+    """One job's rows and rejects as the parquet parts the scan's tables are read from."""
+    calls.write_parquet(parts / f"calls-{index:07d}.parquet")
+    rejects.write_parquet(parts / f"rejects-{index:07d}.parquet")
 
 
 def audit_rows(
     job: Job, rules: RuleSet, redactor: Redactor
 ) -> tuple[list[dict[str, Any]], list[Reject], PartAudit]:
-    """The rows and rejects of one job."""
+    """The rows and rejects of one job, and what else it gave (counted in the audit)."""
     source = job.source
     if job.path is None:
         try:
@@ -286,6 +279,7 @@ def audit_rows(
                     reason=f"tool result for unknown call id {orphan.call_id!r}",
                 )
             )
+    audit.calls, audit.rejects = len(rows), len(rejects)
     return rows, rejects, audit
 
 
@@ -374,17 +368,15 @@ def scan(
         if stdin_copy is not None:
             stdin_copy.unlink(missing_ok=True)
     skipped: list[tuple[str, str]] = []
-    passed_over: dict[str, int] = {}
+    passed_over: Counter[str] = Counter()
     by_source: dict[str, dict[str, Any]] = {}
     for (_, job), audit in zip(work, audits, strict=True):
-        mine = by_source.setdefault(job.source, {"conversations": 0, "passed_over": {}})
+        mine = by_source.setdefault(job.source, {"conversations": 0, "passed_over": Counter()})
         mine["conversations"] += audit.conversations
-        for reason, count in audit.passed_over.items():
-            mine["passed_over"][reason] = mine["passed_over"].get(reason, 0) + count
+        mine["passed_over"].update(audit.passed_over)
+        passed_over.update(audit.passed_over)
         if audit.skipped and job.span is None:
             skipped.append((job.source, audit.skipped))
-        for reason, count in audit.passed_over.items():
-            passed_over[reason] = passed_over.get(reason, 0) + count
     # One pass leaves out calls read again from another file; the table is then read from
     # the file it wrote, as often as a summary or a writer needs, without being held.
     every = pl.scan_parquet(sorted(parts.glob("calls-*.parquet")), schema=CALLS_SCHEMA)
@@ -392,7 +384,7 @@ def scan(
     calls = pl.scan_parquet(parts / "calls.parquet")
     repeated = sum(a.calls for a in audits) - calls.select(pl.len()).collect().item()
     if repeated:
-        passed_over[REPEATED] = passed_over.get(REPEATED, 0) + repeated
+        passed_over[REPEATED] += repeated
     return ScanResult(
         lazy_calls=calls,
         lazy_rejects=pl.scan_parquet(
@@ -401,7 +393,7 @@ def scan(
         files=len(inputs),
         conversations=sum(a.conversations for a in audits),
         skipped=skipped,
-        passed_over=passed_over,
+        passed_over=dict(passed_over),
         parts=parts_dir,
         by_source=by_source,
     )

@@ -29,7 +29,16 @@ from auditor.readers import (
     tau2_bench,
     tau_bench,
 )
-from auditor.readers.base import STREAM_ERRORS, ReadResult, Sample, Span, excerpt, take_sample
+from auditor.readers.base import (
+    GZIP_MAGIC,
+    STREAM_ERRORS,
+    ZSTD_MAGIC,
+    ReadResult,
+    Sample,
+    Span,
+    excerpt,
+    take_sample,
+)
 
 # Order matters only for ties: the more specific format first.
 MODULES: tuple[ModuleType, ...] = (
@@ -63,7 +72,11 @@ def score(module: ModuleType, sample: Sample) -> int:
 
 def detect(path: Path) -> ModuleType | None:
     """The reader whose format the start of a file matches best, or None."""
-    sample = take_sample(path)
+    return detect_sample(take_sample(path))
+
+
+def detect_sample(sample: Sample) -> ModuleType | None:
+    """The reader whose format a file's sample matches best, or None."""
     scores = {name: score(module, sample) for name, module in READERS.items()}
     best = max(scores, key=lambda name: scores[name])
     return READERS[best] if scores[best] > 0 else None
@@ -72,6 +85,20 @@ def detect(path: Path) -> ModuleType | None:
 def reads_spans(module: ModuleType | None) -> bool:
     """Can this reader read a file in parts (one conversation per line)?"""
     return bool(getattr(module, "READS_SPANS", False))
+
+
+def span_reader(path: Path, format_name: str | None = None) -> str | None:
+    """The name of the reader that can read this file in spans (uncompressed, one
+    conversation per line, not one JSON document over many lines), or None."""
+    with open(path, "rb") as handle:
+        if handle.read(4).startswith((GZIP_MAGIC, ZSTD_MAGIC)):
+            return None
+    sample = take_sample(path)
+    module = READERS[format_name] if format_name else detect_sample(sample)
+    if not reads_spans(module) or sample.looks_like_json_document():
+        return None
+    assert module is not None
+    return module.NAME
 
 
 def read_file(
