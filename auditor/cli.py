@@ -403,12 +403,13 @@ RootOption = Annotated[
 ]
 
 
-def _calls(out: Path):
-    """The calls table of an output folder or of a dataset of runs (``run_date=`` partitions)."""
+def _calls(out: Path) -> pl.LazyFrame:
+    """The calls table of an output folder or of a dataset of runs (``run_date=`` partitions),
+    lazily; a folder with no scan output stops the command with a usage error."""
     from auditor.notebook import load
 
     try:
-        return load(out).collect()
+        return load(out)
     except FileNotFoundError as exc:
         Console(stderr=True).print(f"{exc} (run 'auditor scan … --out {out}' first)", markup=False)
         raise typer.Exit(EXIT_USAGE) from exc
@@ -467,7 +468,7 @@ def show_command(
     from auditor.timeline import NotFound, build, find_rows, to_rich
 
     try:
-        rows, focus = find_rows(_calls(out), key)
+        rows, focus = find_rows(_calls(out).collect(), key)
     except NotFound as exc:
         Console(stderr=True).print(str(exc), markup=False)
         raise typer.Exit(EXIT_USAGE) from exc
@@ -495,7 +496,7 @@ def incident_command(
     from auditor.incident import blast_radius, print_incident
 
     incident = blast_radius(
-        _calls(out), _filters(tool, server, outcome, finding, since, until), every
+        _calls(out).collect(), _filters(tool, server, outcome, finding, since, until), every
     )
     if as_json:
         sys.stdout.buffer.write(
@@ -528,7 +529,7 @@ def report_command(
     if html_path is None and markdown_path is None:
         Console(stderr=True).print("give --html FILE and/or --markdown FILE", markup=False)
         raise typer.Exit(EXIT_USAGE)
-    _calls(out)
+    _calls(out)  # lazy: only says whether there is a scan output to report on
     data = write_report(
         out,
         html_path=html_path,
