@@ -330,7 +330,7 @@ def _data_of(slot: CallSlot) -> str:
         return ""
     assert slot.payload is not None
     return claims.data_text(
-        [v.value for v in slot.payload.values], [t.text for t in slot.payload.plain]
+        [v.value for v in slot.payload.values], [t.text for t in slot.payload.plain], CONTEXT_CHARS
     )
 
 

@@ -141,13 +141,11 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased words and ids of a text, numbers without thousands separators."""
-    text = _GROUPED_NUMBER.sub("", text)
-    found = []
-    for match in _WORD.finditer(text):
-        token = match.group(0).lower().strip("'")
-        if token:
-            found.append(token)
-    return found
+    return [
+        token
+        for word in _WORD.findall(_GROUPED_NUMBER.sub("", text))
+        if (token := word.lower().strip("'"))
+    ]
 
 
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
@@ -236,27 +234,36 @@ def _strings(value: Any, limit: int = 2000) -> Iterable[str]:
             yield str(item)
 
 
-def data_text(values: Iterable[Any], texts: Iterable[str]) -> str:
-    """The data a result carried, as one text: JSON leaves (not error parts) and plain texts."""
+def data_text(values: Iterable[Any], texts: Iterable[str], limit: int) -> str:
+    """The first ``limit`` characters of the data a result carried, as one text: JSON leaves
+    (not error parts) and plain texts. Reading stops at the limit: a large result is not walked
+    for words nobody reads."""
     parts: list[str] = []
-    for value in values:
-        parts.extend(_data_strings(value))
-    parts.extend(texts)
-    return " ".join(parts)
+    size = 0
+    for part in itertools.chain(_data_strings(values), texts):
+        parts.append(part)
+        size += len(part) + 1
+        if size > limit:
+            break
+    return " ".join(parts)[:limit]
 
 
-def _data_strings(value: Any) -> Iterable[str]:
-    """Leaves of a result's data, leaving out the error parts of a GraphQL or REST answer."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key in ("errors", "error", "extensions"):
-                continue
-            yield from _data_strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _data_strings(item)
-    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        yield str(value)
+def _data_strings(values: Iterable[Any]) -> Iterator[str]:
+    """Leaves of a result's data in order, leaving out the error parts of a GraphQL or REST
+    answer."""
+    stack: list[Any] = list(values)[::-1]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(
+                item
+                for key, item in reversed(value.items())
+                if key not in ("errors", "error", "extensions")
+            )
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            yield str(value)
 
 
 def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
@@ -274,7 +281,7 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     for text in _strings(view.arguments, 200):
         # Long values (queries, message bodies) and links point at things; short ones name them.
         add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
-    data = data_text(view.result_values, view.result_texts)[:DATA_CHARS]
+    data = data_text(view.result_values, view.result_texts, DATA_CHARS)
     data_tokens = first_tokens(data, stopwords, MAX_DATA_TOKENS)
     for token in data_tokens[:MAX_RESULT_TOKENS]:
         weights.setdefault(token, 1.0)
