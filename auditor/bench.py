@@ -3,7 +3,8 @@
 ``auditor bench --size-mb 100`` writes a synthetic corpus with a realistic mix (OpenAI chat and
 Anthropic conversations, 1 to 4 turns, 5-15% failing calls, GraphQL and MCP payloads of a few
 KB, long assistant texts), then measures on those files, each in a fresh process: bare parsing
-(``orjson.loads`` of every line, one core), ``scan`` on one core and ``scan`` on all cores. It
+(``orjson.loads`` of every line, one core), the readers alone (conversations built, nothing
+audited: the floor of any scan), ``scan`` on one core and ``scan`` on all cores. It
 prints MB/s, conversations/s, the ratio of each scan to bare parsing, and peak resident memory.
 """
 
@@ -197,6 +198,12 @@ def _child(mode: str, folder: str, jobs: int) -> None:
             with open(path, "rb") as handle:
                 for line in handle:
                     orjson.loads(line)
+    elif mode == "read":
+        from auditor.readers import read_file
+
+        # The readers alone: every conversation built, nothing audited. No scan can be faster.
+        for path in files:
+            read_file(path, str(path))
     else:
         import tempfile
 
@@ -224,7 +231,11 @@ def measure(mode: str, folder: Path, jobs: int = 1) -> Measure:
         text=True,
     ).stdout
     found = json.loads(output.strip().splitlines()[-1])
-    name = {"bare": "bare orjson parsing, 1 core", "scan": f"auditor scan, {jobs} core(s)"}[mode]
+    name = {
+        "bare": "bare orjson parsing, 1 core",
+        "read": "readers only (no audit), 1 core",
+        "scan": f"auditor scan, {jobs} core(s)",
+    }[mode]
     return Measure(name, found["seconds"], found["peak_kb"] / 1024)
 
 
@@ -261,7 +272,12 @@ def run(folder: Path, size_mb: float) -> Report:
         with open(path, "rb") as handle:
             conversations += sum(1 for _ in handle)
     cores = os.cpu_count() or 1
-    measures = [measure("bare", folder), measure("scan", folder, 1), measure("scan", folder, cores)]
+    measures = [
+        measure("bare", folder),
+        measure("read", folder),
+        measure("scan", folder, 1),
+        measure("scan", folder, cores),
+    ]
     return Report(megabytes, conversations, measures)
 
 
