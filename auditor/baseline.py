@@ -135,7 +135,7 @@ def compare(result: ScanResult, baseline: Baseline) -> ScanResult:
 def _comparison(
     calls: pl.LazyFrame, baseline: Baseline, seen_at: str
 ) -> tuple[pl.LazyFrame, pl.DataFrame, dict[str, Any], list[dict[str, Any]]]:
-    known = baseline.findings["fingerprint"].drop_nulls().unique().to_list()
+    known = baseline.findings["fingerprint"].drop_nulls().unique().implode()
     status = (
         pl.when(pl.col("finding").is_null())
         .then(None)
@@ -145,7 +145,7 @@ def _comparison(
     )
     calls = calls.with_columns(baseline=status)
     current = findings(calls).select("fingerprint", "severity", "suppressed", "baseline").collect()
-    resolved = _resolved(calls, baseline.findings, set(current["fingerprint"].to_list()))
+    resolved = _resolved(calls, baseline.findings, current["fingerprint"])
     signatures = signature_summary(calls, seen_at, baseline.signatures)
     alerting = current.filter(~pl.col("suppressed").fill_null(False))
     new = alerting.filter(pl.col("baseline") == "new")
@@ -169,16 +169,24 @@ def _comparison(
     return calls, resolved, section, signatures
 
 
-def _resolved(calls: pl.LazyFrame, before: pl.DataFrame, still: set[str]) -> pl.DataFrame:
+def _resolved(calls: pl.LazyFrame, before: pl.DataFrame, still: pl.Series) -> pl.DataFrame:
     """Baseline findings whose fingerprint is gone, with what the call is now."""
-    gone = before.filter(~pl.col("fingerprint").is_in(sorted(still)))
+    gone = before.filter(~pl.col("fingerprint").is_in(still.implode()))
     if not gone.height:
         return gone.with_columns(
             resolution=pl.lit(None, pl.String), finding_now=pl.lit(None, pl.String)
         )
     key = ["conversation_id", "tool_call_id"]
+    # Only the calls of the gone findings are looked up (not every call's key held).
     now = (
-        calls.select(*key, pl.col("finding").alias("finding_now"), pl.lit(True).alias("_seen"))
+        calls.join(
+            gone.select(key).unique().lazy(),
+            on=key,
+            how="semi",
+            nulls_equal=True,
+            maintain_order="left",
+        )
+        .select(*key, pl.col("finding").alias("finding_now"), pl.lit(True).alias("_seen"))
         .unique(subset=key, keep="first")
         .collect()
     )

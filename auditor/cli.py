@@ -256,7 +256,7 @@ def scan_command(
     except Exception as exc:  # one JSON line a scheduler can log, not a traceback
         fail("internal", f"{type(exc).__name__}: {exc}", nightly.EXIT_INTERNAL)
     if not quiet:
-        print_summary(console, summary, result.findings)
+        print_summary(console, summary, result.lazy_calls)
         nightly.print_nightly(console, summary)
         console.print(
             f"Wrote {folder}/calls.{output_format.value}, findings, rejects.jsonl, "

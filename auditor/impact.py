@@ -42,6 +42,7 @@ class Impact(StrEnum):
 # Lower ranks first: what the person was told changed comes before what they were told.
 IMPACT_RANK = {Impact.WRITE: 0, Impact.UNKNOWN: 1, Impact.READ: 2, Impact.IDENTITY: 2}
 SEVERITY_RANK = {"critical": 0, "warning": 1}
+RANK_COLUMNS = ("severity", "impact", "source", "line", "tool_call_id")  # what ``ranked`` reads
 
 
 class _Pattern(Strict):
@@ -182,4 +183,12 @@ def ranked(frame: pl.DataFrame | pl.LazyFrame) -> Any:
     return frame.sort([*keys, "source", "line", "tool_call_id"], nulls_last=True)
 
 
-__all__ = ["IMPACT_RANK", "Impact", "ImpactRules", "RuleFileError", "impact_of", "ranked"]
+__all__ = [
+    "IMPACT_RANK",
+    "RANK_COLUMNS",
+    "Impact",
+    "ImpactRules",
+    "RuleFileError",
+    "impact_of",
+    "ranked",
+]

@@ -15,10 +15,12 @@ from rich.table import Table
 from rich.text import Text
 
 from auditor.evaluate import Evaluation
-from auditor.impact import ranked
+from auditor.impact import RANK_COLUMNS, ranked
+from auditor.table import findings
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_FINDINGS_SHOWN = 50
+ROW = "__row"
 
 
 def safe(value: Any) -> Text:
@@ -26,7 +28,9 @@ def safe(value: Any) -> Text:
     return Text(_CONTROL.sub("�", "" if value is None else str(value)))
 
 
-def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame) -> None:
+def print_summary(
+    console: Console, summary: dict[str, Any], calls: pl.DataFrame | pl.LazyFrame
+) -> None:
     console.print(
         f"Scanned {summary['files']} file(s), {summary['conversations']} conversation(s), "
         f"{summary['tool_calls']} tool call(s)."
@@ -54,9 +58,9 @@ def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame
     console.print(by_finding)
 
     # Critical first, and a false success on a write before one on a read.
-    found = ranked(calls.filter(pl.col("finding").is_not_null()))
-    if found.height:
-        print_findings(console, found)
+    shown, total = first_findings(calls, MAX_FINDINGS_SHOWN)
+    if total:
+        print_findings(console, shown, total)
     if summary.get("skipped_files"):
         console.print(
             f"{summary['skipped_files']} file(s) passed over as not transcripts: "
@@ -71,10 +75,21 @@ def print_summary(console: Console, summary: dict[str, Any], calls: pl.DataFrame
         )
 
 
-def print_findings(console: Console, found: pl.DataFrame) -> None:
-    """One block per finding, ``file:line`` first so editors and terminals can jump to it."""
-    console.print(Text(f"Findings ({found.height})", style="bold"))
-    for row in found.head(MAX_FINDINGS_SHOWN).iter_rows(named=True):
+def first_findings(calls: pl.DataFrame | pl.LazyFrame, n: int) -> tuple[pl.DataFrame, int]:
+    """The first ``n`` findings in reading order (``ranked``), and how many there are. The
+    order is found on the columns it sorts by alone, so no more than ``n`` whole rows are read."""
+    found = findings(calls.lazy()).with_row_index(ROW)
+    order = [name for name in RANK_COLUMNS if name in found.collect_schema().names()]
+    first = ranked(found.select(ROW, *order)).head(n).collect()[ROW]
+    shown = ranked(found.filter(pl.col(ROW).is_in(first.implode()))).drop(ROW).collect()
+    return shown, found.select(pl.len()).collect().item()
+
+
+def print_findings(console: Console, shown: pl.DataFrame, total: int) -> None:
+    """One block per finding shown, ``file:line`` first so editors and terminals can jump to
+    it, and how many of the ``total`` were not shown."""
+    console.print(Text(f"Findings ({total})", style="bold"))
+    for row in shown.iter_rows(named=True):
         style = "bold red" if row["severity"] == "critical" else "bold yellow"
         console.print(
             Text.assemble(
@@ -109,8 +124,8 @@ def print_findings(console: Console, found: pl.DataFrame) -> None:
                 safe(f"\u201c{said}\u201d" if row["claim_sentence"] else said),
             )
         )
-    if found.height > MAX_FINDINGS_SHOWN:
-        console.print(f"… and {found.height - MAX_FINDINGS_SHOWN} more in the findings table.")
+    if total > shown.height:
+        console.print(f"… and {total - shown.height} more in the findings table.")
 
 
 def _impact(row: dict[str, Any]) -> tuple[str, str]:

@@ -31,7 +31,6 @@ from auditor.rules_loader import RuleSet, load_rules
 from auditor.table import (
     CALLS_SCHEMA,
     REJECTS_SCHEMA,
-    ROW_GROUP,
     calls_frame,
     findings,
     rejects_frame,
@@ -119,17 +118,33 @@ KEY_HASH = "__key_hash"
 CONVERSATION_HASH = "__conversation_hash"
 
 
+def _key_hash() -> pl.Expr:
+    """A call's key (conversation and call id), compared by hash."""
+    return pl.struct("conversation_id", "tool_call_id").hash()
+
+
+def _source_hash() -> pl.Expr:
+    """A call's file, compared by hash."""
+    return pl.col("source").hash()
+
+
 def first_reading(calls: pl.LazyFrame) -> pl.LazyFrame:
     """Calls that an earlier file already held (a log copied into a longer one, the same
-    benchmark run exported twice) left out; ids repeated inside one file are kept.
+    benchmark run exported twice) left out; ids repeated inside one file are kept."""
+    first = first_sources(calls)
+    return calls if first is None else without_repeated(calls, first)
 
-    Only conversations found in more than one file can hold such calls; they are found first
-    (one small row per conversation and file), so that the usual case, none, costs one pass
-    and memory that does not grow with the number of calls. Keys are compared by hash."""
+
+def first_sources(calls: pl.LazyFrame) -> pl.DataFrame | None:
+    """The file each call of a conversation found in more than one file was first read from
+    (by hash of its key and of the file's name); None when no conversation is, the usual case.
+
+    Only conversations found in more than one file can hold calls read again; they are found
+    first (one small row per conversation and file), so that the usual case costs one pass and
+    memory that does not grow with the number of calls."""
     conversation = pl.col("conversation_id").hash()
-    source = pl.col("source").hash()
     shared = (
-        calls.select(conversation.alias(CONVERSATION_HASH), source.alias(FIRST_SOURCE))
+        calls.select(conversation.alias(CONVERSATION_HASH), _source_hash().alias(FIRST_SOURCE))
         .unique()
         .group_by(CONVERSATION_HASH)
         .len()
@@ -138,20 +153,75 @@ def first_reading(calls: pl.LazyFrame) -> pl.LazyFrame:
         .collect()
     )
     if shared.height == 0:
-        return calls
-    key = pl.struct("conversation_id", "tool_call_id").hash().alias(KEY_HASH)
-    first = (
+        return None
+    return (
         calls.filter(conversation.is_in(shared[CONVERSATION_HASH].implode()))
-        .select(key, source.alias(FIRST_SOURCE))
+        .select(_key_hash().alias(KEY_HASH), _source_hash().alias(FIRST_SOURCE))
         .unique(subset=KEY_HASH, keep="first", maintain_order=True)
         .collect()
     )
+
+
+def without_repeated(calls: pl.LazyFrame, first: pl.DataFrame) -> pl.LazyFrame:
+    """``calls`` less those read from another file than the one ``first`` says held them
+    first; a row at a time, so that any slice of the calls can be filtered on its own."""
     return (
-        calls.with_columns(key)
+        calls.with_columns(_key_hash().alias(KEY_HASH))
         .join(first.lazy(), on=KEY_HASH, how="left", maintain_order="left")
-        .filter(pl.col(FIRST_SOURCE).is_null() | (source == pl.col(FIRST_SOURCE)))
+        .filter(pl.col(FIRST_SOURCE).is_null() | (_source_hash() == pl.col(FIRST_SOURCE)))
         .drop(KEY_HASH, FIRST_SOURCE)
     )
+
+
+PART_ROWS = 2_000  # smaller parts are merged, in order, into parts of at least this many rows
+
+
+def settle(parts: Path, table: str, numbers: list[int], rows: list[int]) -> list[Path]:
+    """The part files of one table (``calls`` or ``rejects``), in order, with ``rows`` rows
+    each: runs of small parts merged into parts of at least PART_ROWS rows and empty ones
+    dropped, since a reader or writer holds something for every file and every small batch (a
+    folder of one-conversation files gives thousands). One merged part is held at a time."""
+    settled: list[Path] = []
+    run: list[Path] = []
+    held = 0
+    for number, n in zip(numbers, rows, strict=True):
+        path = part_path(parts, table, number)
+        if n == 0:
+            path.unlink()
+            continue
+        run.append(path)
+        held += n
+        if held >= PART_ROWS:
+            settled.append(_merged(run))
+            run, held = [], 0
+    if run:
+        settled.append(_merged(run))
+    return settled
+
+
+def _merged(run: list[Path]) -> Path:
+    """One part for a run of parts, in the first one's file."""
+    if len(run) > 1:
+        pl.concat([pl.read_parquet(path) for path in run]).write_parquet(run[0])
+        for path in run[1:]:
+            path.unlink()
+    return run[0]
+
+
+def leave_out_repeated(calls_parts: list[Path]) -> int:
+    """Rewrite the parts without the calls an earlier file already held (``first_reading``),
+    one part at a time; how many calls were left out."""
+    first = first_sources(pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA))
+    if first is None:
+        return 0
+    left_out = 0
+    for path in calls_parts:
+        part = pl.read_parquet(path)
+        kept = without_repeated(part.lazy(), first).collect()
+        if kept.height < part.height:
+            kept.write_parquet(path)
+            left_out += part.height - kept.height
+    return left_out
 
 
 def _stdin_copy() -> Path:
@@ -225,8 +295,8 @@ def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
 class PartAudit:
     """What one job gave, apart from the rows its worker wrote to a part file."""
 
-    calls: int = 0
-    rejects: int = 0
+    calls: int = 0  # rows of its calls part (``settle`` goes by these counts)
+    rejects: int = 0  # rows of its rejects part
     skipped: str | None = None
     passed_over: dict[str, int] = field(default_factory=dict)
     conversations: int = 0
@@ -242,8 +312,13 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
 
 def write_part(parts: Path, index: int, calls: pl.DataFrame, rejects: pl.DataFrame) -> None:
     """One job's rows and rejects as the parquet parts the scan's tables are read from."""
-    calls.write_parquet(parts / f"calls-{index:07d}.parquet")
-    rejects.write_parquet(parts / f"rejects-{index:07d}.parquet")
+    calls.write_parquet(part_path(parts, "calls", index))
+    rejects.write_parquet(part_path(parts, "rejects", index))
+
+
+def part_path(parts: Path, table: str, index: int) -> Path:
+    """The part file of job ``index`` for one table (``calls`` or ``rejects``)."""
+    return parts / f"{table}-{index:07d}.parquet"
 
 
 def audit_rows(
@@ -257,9 +332,9 @@ def audit_rows(
                 return audit_rows(Job(local, source, job.input_format), rules, redactor)
         except (OSError, RuntimeError, ValueError) as exc:
             reject = Reject(source=source, line=0, reason=f"cannot fetch: {exc}")
-            return [], [reject], PartAudit()
+            return [], [reject], PartAudit(rejects=1)
     if not job.path.exists():
-        return [], [Reject(source=source, line=0, reason="no such file")], PartAudit()
+        return [], [Reject(source=source, line=0, reason="no such file")], PartAudit(rejects=1)
     read = read_file(job.path, source, job.input_format, job.span)
     rejects = [r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects]
     audit = PartAudit(
@@ -377,18 +452,19 @@ def scan(
         passed_over.update(audit.passed_over)
         if audit.skipped and job.span is None:
             skipped.append((job.source, audit.skipped))
-    # One pass leaves out calls read again from another file; the table is then read from
-    # the file it wrote, as often as a summary or a writer needs, without being held.
-    every = pl.scan_parquet(sorted(parts.glob("calls-*.parquet")), schema=CALLS_SCHEMA)
-    first_reading(every).sink_parquet(parts / "calls.parquet", row_group_size=ROW_GROUP)
-    calls = pl.scan_parquet(parts / "calls.parquet")
-    repeated = sum(a.calls for a in audits) - calls.select(pl.len()).collect().item()
+    # The tables are read from the parts themselves, as often as a summary or a writer needs:
+    # each part is small (a file or a span, small ones merged), where one large file would be
+    # read ahead of its writer by more as it grows.
+    numbers = [index for index, _ in work]
+    calls_parts = settle(parts, "calls", numbers, [a.calls for a in audits])
+    repeated = leave_out_repeated(calls_parts)
     if repeated:
         passed_over[REPEATED] += repeated
     return ScanResult(
-        lazy_calls=calls,
+        lazy_calls=pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA),
         lazy_rejects=pl.scan_parquet(
-            sorted(parts.glob("rejects-*.parquet")), schema=REJECTS_SCHEMA
+            settle(parts, "rejects", numbers, [a.rejects for a in audits]),
+            schema=REJECTS_SCHEMA,
         ),
         files=len(inputs),
         conversations=sum(a.conversations for a in audits),

@@ -35,9 +35,12 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from auditor.model import Finding, Outcome
 from auditor.rules_loader import RuleFileError, read_toml, validate_file
 from auditor.scan import ScanResult
+from auditor.table import findings
 
 DEFAULT_FILE = "auditor-ignore.toml"
 MATCHERS = ("fingerprint", "tool", "finding", "outcome", "message")
+# The columns of the calls table that ``Suppression.matches`` reads.
+MATCHED_COLUMNS = ("fingerprint", "tool_name", "finding", "outcome", "evidence")
 
 
 class SuppressionFileError(RuleFileError):
@@ -134,11 +137,12 @@ def apply_suppressions(
     """The scan with ``suppressed`` set on the findings an unexpired entry matches, and a
     ``suppressions`` summary section: how many each entry matched, which entries expired."""
     today = today or today_utc()
-    found = result.findings.to_dicts()  # findings are few: matched in Python, with re
+    # Findings are matched in Python, with re, a row at a time and on the columns matched only.
+    found = findings(result.lazy_calls).select(MATCHED_COLUMNS).collect()
     active = [s for s in suppressions.entries if not s.expired(today)]
     matched: dict[int, int] = {}
     suppressed: set[str] = set()
-    for row in found:
+    for row in found.iter_rows(named=True):
         for index, entry in enumerate(suppressions.entries):
             if entry.matches(row):
                 matched[index] = matched.get(index, 0) + 1

@@ -5,6 +5,7 @@ from builders import assistant, audit, call, chat, rules, text_block, tool, user
 
 from auditor.impact import Impact, impact_of, ranked, tool_words
 from auditor.model import ToolCall
+from auditor.report import first_findings
 
 
 def impact(name: str, arguments=None, annotations=None) -> Impact:
@@ -81,3 +82,20 @@ def test_a_false_success_on_a_write_ranks_above_one_on_a_read():
         }
     )
     assert ranked(findings)["tool_call_id"].to_list() == ["w", "r", "warn"]
+
+
+def test_the_report_reads_the_first_findings_in_ranked_order_and_counts_the_rest():
+    calls = pl.DataFrame(
+        {
+            "finding": ["false_success", None, "false_success", "unreported_failure"] * 30,
+            "severity": ["critical", None, "critical", "warning"] * 30,
+            "impact": ["read", "read", "write", "write"] * 30,
+            "source": [f"f{n // 4:03d}" for n in range(120)],
+            "line": list(range(120)),
+            "tool_call_id": [f"c{n}" for n in range(120)],
+        }
+    )
+    shown, total = first_findings(calls.lazy(), 10)
+    every = ranked(calls.filter(pl.col("finding").is_not_null()))
+    assert total == every.height == 90
+    assert shown.equals(every.head(10))

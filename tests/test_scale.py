@@ -10,7 +10,7 @@ import pytest
 from builders import write_jsonl
 
 from auditor.bench import generate
-from auditor.scan import REPEATED, cut_spans, plan, scan
+from auditor.scan import REPEATED, cut_spans, part_path, plan, scan, settle
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +91,32 @@ def test_the_scan_command_counts_calls_read_again_from_another_file(corpus: Path
     CliRunner().invoke(app, ["scan", str(first), str(copy), "--out", str(out), "-q"])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["passed_over_by_reason"][REPEATED] == summary["tool_calls"] > 0
+
+
+def test_small_parts_are_merged_in_order_and_empty_ones_dropped(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(sys.modules["auditor.scan"], "PART_ROWS", 3)
+    sizes = [1, 0, 1, 2, 5, 0, 1]
+    frames = [pl.DataFrame({"n": [f"{i}.{k}" for k in range(n)]}) for i, n in enumerate(sizes)]
+    for index, frame in enumerate(frames):
+        frame.write_parquet(part_path(tmp_path, "calls", index))
+    settled = settle(tmp_path, "calls", list(range(len(sizes))), sizes)
+    assert [pl.read_parquet(p).height for p in settled] == [4, 5, 1]
+    assert sorted(tmp_path.iterdir()) == settled
+    assert pl.read_parquet(settled).equals(pl.concat(frames))
+
+
+def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
+    corpus: Path, tmp_path: Path, monkeypatch
+):
+    files = sorted(corpus.glob("*.jsonl"))
+    lines = b"".join(path.read_bytes() for path in files).splitlines(keepends=True)
+    for number, line in enumerate(lines):  # one conversation a file, and one broken line
+        (tmp_path / f"{number:04d}.jsonl").write_bytes(line)
+    merged = scan([tmp_path])
+    monkeypatch.setattr(sys.modules["auditor.scan"], "PART_ROWS", 1)
+    apart = scan([tmp_path])
+    assert len(list(Path(merged.parts.name).glob("calls-*"))) == 1
+    assert len(list(Path(apart.parts.name).glob("calls-*"))) > 30
+    assert merged.calls.height > 100 and merged.rejects.height == 1
+    assert merged.calls.equals(apart.calls) and merged.rejects.equals(apart.rejects)
+    assert merged.summary() | {"generated_at": ""} == apart.summary() | {"generated_at": ""}
