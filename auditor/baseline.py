@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import polars as pl
@@ -25,6 +25,7 @@ from auditor.scan import ScanResult
 from auditor.table import FORMATS, findings, read_calls
 
 PARTITION_PREFIX = "run_date="
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 SEVERITIES = ("critical", "warning")
 
 
@@ -37,7 +38,7 @@ class Baseline:
     """The findings and signatures of a previous run."""
 
     folder: Path  # the output folder the tables were read from
-    findings: pl.DataFrame
+    findings: pl.LazyFrame  # read from ``folder`` when compared, not held
     signatures: dict[str, dict[str, Any]]  # signature -> its summary entry (first_seen, …)
     generated_at: str | None = None
 
@@ -59,7 +60,7 @@ def run_folder(folder: str | Path) -> Path:
 
 def no_previous_run(folder: str | Path) -> Baseline:
     """The baseline of a first night: no findings, no signatures, so everything is new."""
-    empty = pl.DataFrame(schema={"fingerprint": pl.String(), "signature": pl.String()})
+    empty = pl.LazyFrame(schema={"fingerprint": pl.String(), "signature": pl.String()})
     return Baseline(Path(folder), empty, {}, None)
 
 
@@ -72,9 +73,13 @@ def load_baseline_or_none(folder: str | Path) -> Baseline:
     return load_baseline(folder)
 
 
-def _with_identities(calls: pl.DataFrame) -> pl.DataFrame:
+def _with_identities(calls: Frame) -> Frame:
     """Fingerprints and signatures for tables written before they existed."""
-    if "fingerprint" not in calls.columns or calls["fingerprint"].null_count() == calls.height:
+    names = calls.collect_schema().names()
+    if (
+        "fingerprint" not in names
+        or not calls.lazy().select(pl.col("fingerprint").is_not_null().any()).collect().item()
+    ):
         calls = calls.with_columns(
             fingerprint=pl.struct(
                 "conversation_id", "tool_call_id", "finding", "outcome_rule"
@@ -85,7 +90,7 @@ def _with_identities(calls: pl.DataFrame) -> pl.DataFrame:
                 return_dtype=pl.String,
             )
         )
-    if "signature" not in calls.columns:
+    if "signature" not in names:
         calls = calls.with_columns(
             signature=pl.struct("tool_name", "outcome", "finding", "evidence").map_elements(
                 lambda r: signature(r["tool_name"], r["outcome"], r["finding"], r["evidence"]),
@@ -107,7 +112,7 @@ def load_baseline(folder: str | Path) -> Baseline:
     partitions, whose latest partition is taken)."""
     where = run_folder(folder)
     calls = _scan_calls(where)
-    found = _with_identities(findings(calls).collect())
+    found = _with_identities(findings(calls))
     summary_path = where / "summary.json"
     summary = orjson.loads(summary_path.read_bytes()) if summary_path.exists() else {}
     generated_at = summary.get("generated_at")
@@ -135,7 +140,11 @@ def compare(result: ScanResult, baseline: Baseline) -> ScanResult:
 def _comparison(
     calls: pl.LazyFrame, baseline: Baseline, seen_at: str
 ) -> tuple[pl.LazyFrame, pl.DataFrame, dict[str, Any], list[dict[str, Any]]]:
-    known = baseline.findings["fingerprint"].drop_nulls().unique().implode()
+    known = (
+        baseline.findings.select(pl.col("fingerprint").drop_nulls().unique())
+        .collect()["fingerprint"]
+        .implode()
+    )
     status = (
         pl.when(pl.col("finding").is_null())
         .then(None)
@@ -169,9 +178,9 @@ def _comparison(
     return calls, resolved, section, signatures
 
 
-def _resolved(calls: pl.LazyFrame, before: pl.DataFrame, still: pl.Series) -> pl.DataFrame:
+def _resolved(calls: pl.LazyFrame, before: pl.LazyFrame, still: pl.Series) -> pl.DataFrame:
     """Baseline findings whose fingerprint is gone, with what the call is now."""
-    gone = before.filter(~pl.col("fingerprint").is_in(still.implode()))
+    gone = before.filter(~pl.col("fingerprint").is_in(still.implode())).collect()
     if not gone.height:
         return gone.with_columns(
             resolution=pl.lit(None, pl.String), finding_now=pl.lit(None, pl.String)

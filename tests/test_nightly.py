@@ -396,3 +396,12 @@ def test_auditor_diff_names_the_resolved_finding_and_why(site: Path):
     output = run("diff", site / "night-1", site / "night-2").output
     assert "1 resolved" in output
     assert "c-1" in output and "not_seen" in output
+
+
+def test_a_baseline_written_before_fingerprints_existed_still_knows_its_findings(site: Path):
+    night(site, "night-1")
+    old_table = site / "night-1" / "calls.parquet"
+    pl.read_parquet(old_table).drop("fingerprint", "signature").write_parquet(old_table)
+    _, night_2 = night(site, "night-2", "--baseline", site / "night-1")
+    found = findings_of(night_2)
+    assert found and {f["baseline"] for f in found.values()} == {"persisting"}
