@@ -200,10 +200,12 @@ def _child(mode: str, folder: str, jobs: int) -> None:
                     orjson.loads(line)
     elif mode == "read":
         from auditor.readers import read_file
+        from auditor.scan import SPAN_BYTES, expand, plan
 
-        # The readers alone: every conversation built, nothing audited. No scan can be faster.
-        for path in files:
-            read_file(path, str(path))
+        # The readers alone, on the jobs a scan would give them (files, spans of large files):
+        # every conversation built, nothing audited. No scan can be faster.
+        for job in plan(expand(files), None, SPAN_BYTES):
+            read_file(job.path, job.source, job.input_format, job.span)
     else:
         import tempfile
 
