@@ -1,8 +1,9 @@
 """Incremental scans: a state folder lets a rerun read only what is new.
 
 For each file the state keeps its size, modification time, a SHA-256 of its content, its line
-count, and the rows and rejects it gave (``calls.arrow``, ``rejects.arrow``: Arrow IPC, so that a
-state folder inside a partitioned dataset adds no ``*.parquet`` file). On the next run:
+count, and the rows and rejects it gave (``tables-*/calls-*.ipc``, ``tables-*/rejects-*.ipc``:
+Arrow IPC, so that a state folder inside a partitioned dataset adds no ``*.parquet`` file; in
+small parts, so that carrying them over holds one part at a time). On the next run:
 
 - a file with the same size and modification time (or the same content) is *unchanged*: not
   read, its rows are carried over;
@@ -17,17 +18,21 @@ state folder inside a partitioned dataset adds no ``*.parquet`` file). On the ne
   or the settings that shape rows changed, are read whole.
 
 The result is the whole table, as a full scan would give it; the summary's ``reading`` section
-says what was read: files unchanged, appended to and read whole (and why), bytes and lines.
+says what was read: files unchanged, appended to and read whole (and why), bytes and lines. The
+rows carried over and the rows read now are interleaved in input order as they stream; only
+when the files come in another order than last time (arguments given in another order) is the
+whole table sorted.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +43,24 @@ from pydantic import BaseModel
 from auditor.readers import span_reader
 from auditor.readers.base import Span
 from auditor.rules_loader import RuleSet, load_rules
-from auditor.scan import REPEATED, STDIN, Job, ScanResult, expand, first_reading, scan
-from auditor.table import CALLS_SCHEMA, REJECTS_SCHEMA
+from auditor.scan import (
+    REPEATED,
+    STDIN,
+    Job,
+    ScanResult,
+    expand,
+    leave_out_repeated,
+    part_path,
+    scan,
+)
+from auditor.table import CALLS_SCHEMA, REJECTS_SCHEMA, Table
 
 STATE_FILE = "state.json"
-CALLS_FILE = "calls.arrow"
-REJECTS_FILE = "rejects.arrow"
-STATE_VERSION = 1
+SCHEMAS = {"calls": CALLS_SCHEMA, "rejects": REJECTS_SCHEMA}
+STATE_VERSION = 2  # version 1 kept each table as one file: such a state is read whole again
+VERSION_1_TABLES = ("calls.arrow", "rejects.arrow")  # removed when the state is next saved
+ROWS_PER_PART = 5_000  # rows per part of the state's tables and of a merged table
+ORDER = "__input_order"  # 2 × the file's place among the inputs, + 1 for rows read now
 NO_STATE = "-"  # the digest of the empty state of a scan without a state folder
 CHUNK = 8 << 20
 PACKAGE = Path(__file__).resolve().parent
@@ -67,6 +83,7 @@ class State(BaseModel):
     version: int = STATE_VERSION
     digest: str = ""  # rules, code and settings the rows were made with
     files: dict[str, FileState] = {}
+    tables: str = ""  # the folder, in the state folder, of the tables' parts
 
 
 @dataclasses.dataclass
@@ -143,7 +160,7 @@ def measure(path: Path, old: FileState | None = None) -> Measure:
 class Plan:
     """What to do with one input file."""
 
-    path: Path
+    path: Path | None  # None for a URL input, read through fsspec
     source: str
     action: str  # "unchanged", "appended" or "whole"
     why: str = ""
@@ -155,14 +172,17 @@ class Plan:
 
 
 def plan_reading(
-    inputs: Iterable[tuple[Path, str]], state: State, current: str, input_format: str | None
+    inputs: Iterable[tuple[Path | None, str]],
+    state: State,
+    current: str,
+    input_format: str | None,
 ) -> list[Plan]:
     """Decide for each input whether it is unchanged, appended to, or to be read whole."""
     plans = []
     for path, source in inputs:
         old = state.files.get(source) if state.digest == current else None
-        if source == STDIN or not path.is_file():
-            plans.append(Plan(path, source, "whole", "standard input or no file"))
+        if source == STDIN or path is None or not path.is_file():
+            plans.append(Plan(path, source, "whole", "standard input, a URL or no file"))
             continue
         if old is None:
             if state.digest == NO_STATE:
@@ -205,21 +225,19 @@ def load_state(folder: Path) -> State:
     return state if state.version == STATE_VERSION else State()
 
 
-def _carried(
-    folder: Path, name: str, schema: dict[str, pl.DataType], copy_to: Path
-) -> pl.LazyFrame:
-    """The state's table (copied aside, so that saving the new state cannot change it)."""
-    path = folder / name
-    if not path.exists():
-        return pl.LazyFrame(schema=schema)
-    shutil.copyfile(path, copy_to / name)
-    frame = pl.scan_ipc(copy_to / name)
+def _in_schema(frame: Table, schema: dict[str, pl.DataType]) -> Table:
+    """Rows of the state in the current schema."""
+    names = frame.collect_schema().names()
     return frame.select(
-        [
-            pl.col(c).cast(t) if c in frame.collect_schema() else pl.lit(None, t).alias(c)
-            for c, t in schema.items()
-        ]
+        [pl.col(c).cast(t) if c in names else pl.lit(None, t).alias(c) for c, t in schema.items()]
     )
+
+
+def state_parts(folder: Path | None, state: State, table: str) -> list[Path]:
+    """The part files of one of the state's tables (``calls`` or ``rejects``), in order."""
+    if folder is None or not state.tables:
+        return []
+    return sorted((folder / state.tables).glob(f"{table}-*.ipc"))
 
 
 def scan_incremental(
@@ -260,20 +278,11 @@ def scan_incremental(
         engine=engine,
         scheduler=scheduler,
     )
-    copies = tempfile.TemporaryDirectory(prefix="auditor-state-")
-    calls_before = (
-        _carried(folder, CALLS_FILE, CALLS_SCHEMA, Path(copies.name))
-        if folder
-        else pl.LazyFrame(schema=CALLS_SCHEMA)
-    )
-    rejects_before = (
-        _carried(folder, REJECTS_FILE, REJECTS_SCHEMA, Path(copies.name))
-        if folder
-        else pl.LazyFrame(schema=REJECTS_SCHEMA)
-    )
-    merged = _merge(plans, result, calls_before, rejects_before)
+    # The merged tables are written here, so that saving the new state cannot change them.
+    merged_parts = tempfile.TemporaryDirectory(prefix="auditor-merged-")
+    merged = _merge(plans, result, folder, state, Path(merged_parts.name))
     merged.sections["reading"]["state"] = str(folder) if folder is not None else None
-    merged.parts = (result.parts, copies)
+    merged.parts = (result.parts, merged_parts)
     if folder is not None:
         save_state(folder, current, plans, merged)
     return merged
@@ -290,34 +299,126 @@ def _keep_old(plans: list[Plan]) -> pl.Expr:
     return keep
 
 
-def _in_input_order(frames: list[pl.LazyFrame], plans: list[Plan]) -> pl.LazyFrame:
+def _in_old_order(plans: list[Plan], state: State) -> bool:
+    """Whether the files whose rows are carried come, each once, in the order the state has
+    them (the order its tables are in)."""
+    before = {source: index for index, source in enumerate(state.files)}
+    carried = [before[p.source] for p in plans if p.action in ("unchanged", "appended")]
+    return carried == sorted(carried) and len({p.source for p in plans}) == len(plans)
+
+
+class _OutOfOrder(Exception):
+    """Rows of the state that are not in the order of its files."""
+
+
+def _ascending(frames: Iterable[pl.DataFrame]) -> Iterator[pl.DataFrame]:
+    """The frames that hold rows, checked to be in input order."""
+    last = -1
+    for frame in frames:
+        if frame.height == 0:
+            continue
+        order = frame[ORDER]
+        if order[0] < last or not order.is_sorted():
+            raise _OutOfOrder
+        last = order[-1]
+        yield frame
+
+
+def _interleaved(
+    old: Iterable[pl.DataFrame], new: Iterable[pl.DataFrame]
+) -> Iterator[pl.DataFrame]:
+    """Two streams of rows, each in input order, as one stream in input order (the old rows of
+    a file before its new ones). One frame of each is held at a time."""
+    streams = [_ascending(old), _ascending(new)]
+    heads = [next(stream, None) for stream in streams]
+    while heads[0] is not None and heads[1] is not None:
+        first = 0 if heads[0][ORDER][0] < heads[1][ORDER][0] else 1
+        frame, other = heads[first], heads[1 - first]
+        # Old and new rows never share an ORDER value: at least one row goes out.
+        until = frame[ORDER].search_sorted(other[ORDER][0], side="left")
+        yield frame.slice(0, until)
+        heads[first] = frame.slice(until) if until < frame.height else next(streams[first], None)
+    for head, stream in zip(heads, streams, strict=True):
+        if head is not None:
+            yield head
+            yield from stream
+
+
+def _write_parts(frames: Iterable[pl.DataFrame], folder: Path, table: str) -> list[Path]:
+    """``frames`` as parquet parts of ``table`` in ``folder`` of about ROWS_PER_PART rows each."""
+    parts: list[Path] = []
+    held: list[pl.DataFrame] = []
+    rows = 0
+    for frame in itertools.chain(frames, [None]):
+        if frame is not None:
+            held.append(frame.drop(ORDER))
+            rows += frame.height
+        if rows >= ROWS_PER_PART or (frame is None and rows):
+            parts.append(part_path(folder, table, len(parts)))
+            pl.concat(held).write_parquet(parts[-1])
+            held, rows = [], 0
+    return parts
+
+
+def _carry(
+    table: str, plans: list[Plan], old: list[Path], new: list[Path], interleave: bool, to: Path
+) -> list[Path]:
+    """One table of this run as parts in ``to``: the rows carried from the state's ``old``
+    parts and the rows read now (the scan's ``new`` parts), in input order. They are
+    interleaved a part at a time when the state's rows are in the current order
+    (``interleave``); otherwise they are sorted, which holds the whole table."""
+    schema = SCHEMAS[table]
     order = {p.source: index for index, p in enumerate(plans)}
-    numbered = [
-        frame.with_row_index("_row").with_columns(_part=pl.lit(part))
-        for part, frame in enumerate(frames)
-    ]
-    return (
-        pl.concat(numbered, how="vertical_relaxed")
-        .with_columns(_order=pl.col("source").replace_strict(order, default=len(order)))
-        .sort("_order", "_part", "_row")
-        .drop("_order", "_part", "_row")
+    keep = _keep_old(plans)
+
+    def numbered(frame: Table, read_now: int) -> Table:
+        place = pl.col("source").replace_strict(order, default=len(order), return_dtype=pl.Int64)
+        return frame.with_columns((2 * place + read_now).alias(ORDER))
+
+    if interleave:
+        # Eager, a part at a time: a lazy query per part holds more.
+        carried = (numbered(_in_schema(pl.read_ipc(p), schema).filter(keep), 0) for p in old)
+        read_now = (numbered(pl.read_parquet(p), 1) for p in new)
+        try:
+            return _write_parts(_interleaved(carried, read_now), to, table)
+        except _OutOfOrder:
+            for written in to.glob(f"{table}-*"):
+                written.unlink()
+    state_rows = _in_schema(pl.scan_ipc(old), schema) if old else pl.LazyFrame(schema=schema)
+    every = pl.concat(
+        [numbered(state_rows.filter(keep), 0), numbered(pl.scan_parquet(new, schema=schema), 1)],
+        how="vertical_relaxed",
     )
+    in_order = every.sort(ORDER, maintain_order=True).collect()
+    return _write_parts(in_order.iter_slices(ROWS_PER_PART), to, table)
 
 
 def _merge(
-    plans: list[Plan], result: ScanResult, calls_before: pl.LazyFrame, rejects_before: pl.LazyFrame
+    plans: list[Plan], result: ScanResult, folder: Path | None, state: State, to: Path
 ) -> ScanResult:
     if any(p.action in ("unchanged", "appended") for p in plans):
-        keep = _keep_old(plans)
-        every = _in_input_order([calls_before.filter(keep), result.lazy_calls], plans)
-        calls = first_reading(every)
-        rejects = _in_input_order([rejects_before.filter(keep), result.lazy_rejects], plans)
-        total = every.select(pl.len()).collect().item()
-        repeated = total - calls.select(pl.len()).collect().item()
+        interleave = _in_old_order(plans, state)
+        part_files = {
+            table: _carry(
+                table,
+                plans,
+                state_parts(folder, state, table),
+                result.part_files[table],
+                interleave,
+                to,
+            )
+            for table in SCHEMAS
+        }
+        # The carried rows hold no call read again (last night left those out), so repeats
+        # can only be in conversations of the rows read now.
+        read_now = result.lazy_calls.select(pl.col("conversation_id").unique()).collect()
+        repeated = leave_out_repeated(part_files["calls"], among=read_now.to_series())
+        calls = pl.scan_parquet(part_files["calls"], schema=CALLS_SCHEMA)
+        rejects = pl.scan_parquet(part_files["rejects"], schema=REJECTS_SCHEMA)
     else:
-        # Nothing carried from an earlier run: the scan's own tables, streamed as they are
-        # (sorting them again would hold the whole table).
+        # Nothing carried from an earlier run: the scan's own tables, streamed as they are.
         calls, rejects, repeated = result.lazy_calls, result.lazy_rejects, 0
+        part_files = result.part_files
     repeated += result.passed_over.get(REPEATED, 0)
 
     conversations = 0
@@ -365,6 +466,7 @@ def _merge(
         result,
         lazy_calls=calls,
         lazy_rejects=rejects,
+        part_files=part_files,
         files=len(plans),
         conversations=conversations,
         skipped=skipped,
@@ -373,28 +475,18 @@ def _merge(
     )
 
 
-def _atomic_sink(frame: pl.LazyFrame, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
-        frame.sink_ipc(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save_state(folder: Path, current: str, plans: list[Plan], result: ScanResult) -> None:
-    """Write the state folder: each file's measure and counts, and the rows and rejects."""
+    """Write the state folder: each file's measure and counts, and the rows and rejects (the
+    result's parts, as Arrow IPC)."""
     folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, FileState] = {}
     for p in plans:
-        if p.source == STDIN or not p.path.is_file():
+        if p.source == STDIN or p.path is None or not p.path.is_file():
             continue
-        now = p.now or measure(p.path)  # unchanged by size and time: measured last time
         if p.action == "unchanged" and p.now is None and p.old is not None:
-            files[p.source] = p.old
+            files[p.source] = p.old  # unchanged by size and time: measured last time
             continue
+        now = p.now or measure(p.path)
         conversations, passed_over, skipped = p.counts
         files[p.source] = FileState(
             size=now.size,
@@ -406,10 +498,19 @@ def save_state(folder: Path, current: str, plans: list[Plan], result: ScanResult
             passed_over=passed_over,
             skipped=skipped,
         )
-    _atomic_sink(result.lazy_calls, folder / CALLS_FILE)
-    _atomic_sink(result.lazy_rejects, folder / REJECTS_FILE)
-    state = State(digest=current, files=files)
+    # A new folder of tables, named in state.json once complete: a run stopped part way leaves
+    # the last state whole.
+    tables = Path(tempfile.mkdtemp(prefix="tables-", dir=folder))
+    for table, parts in result.part_files.items():
+        for index, part in enumerate(parts):  # a part at a time: a sink reads far ahead
+            pl.read_parquet(part).write_ipc(part_path(tables, table, index).with_suffix(".ipc"))
+    state = State(digest=current, files=files, tables=tables.name)
     fd, tmp = tempfile.mkstemp(prefix=f".{STATE_FILE}.", dir=folder)
     with os.fdopen(fd, "wb") as handle:
         handle.write(state.model_dump_json(indent=1).encode())
     os.replace(tmp, folder / STATE_FILE)
+    for earlier in folder.glob("tables-*"):
+        if earlier != tables:
+            shutil.rmtree(earlier)
+    for name in VERSION_1_TABLES:
+        (folder / name).unlink(missing_ok=True)

@@ -58,6 +58,9 @@ class ScanResult:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (source, why)
     passed_over: dict[str, int] = field(default_factory=dict)  # reason -> lines or records
     parts: Any = None  # the temporary folder of parts, removed when the result is dropped
+    # The scan's own tables as their parquet part files, in order: "calls" and "rejects" (an
+    # incremental run carries and saves them part by part).
+    part_files: dict[str, list[Path]] = field(default_factory=dict)
     # What each source gave besides rows: conversations and passed_over (for the state file).
     by_source: dict[str, dict[str, Any]] = field(default_factory=dict)
     # More summary sections: reading (incremental), suppressions, baseline, signatures.
@@ -126,13 +129,6 @@ def _key_hash() -> pl.Expr:
 def _source_hash() -> pl.Expr:
     """A call's file, compared by hash."""
     return pl.col("source").hash()
-
-
-def first_reading(calls: pl.LazyFrame) -> pl.LazyFrame:
-    """Calls that an earlier file already held (a log copied into a longer one, the same
-    benchmark run exported twice) left out; ids repeated inside one file are kept."""
-    first = first_sources(calls)
-    return calls if first is None else without_repeated(calls, first)
 
 
 def first_sources(calls: pl.LazyFrame) -> pl.DataFrame | None:
@@ -208,10 +204,16 @@ def _merged(run: list[Path]) -> Path:
     return run[0]
 
 
-def leave_out_repeated(calls_parts: list[Path]) -> int:
-    """Rewrite the parts without the calls an earlier file already held (``first_reading``),
-    one part at a time; how many calls were left out."""
-    first = first_sources(pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA))
+def leave_out_repeated(calls_parts: list[Path], among: pl.Series | None = None) -> int:
+    """Rewrite the parts without the calls an earlier file already held (a log copied into a
+    longer one, the same benchmark run exported twice; ids repeated inside one file are kept),
+    one part at a time; how many calls were left out. ``among``: the only conversation ids
+    that can hold such calls, when the others' calls are known to be each in one file (an
+    incremental run's carried rows), so that the search holds those conversations only."""
+    calls = pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA)
+    if among is not None:
+        calls = calls.filter(pl.col("conversation_id").is_in(among.implode()))
+    first = first_sources(calls)
     if first is None:
         return 0
     left_out = 0
@@ -460,16 +462,15 @@ def scan(
     repeated = leave_out_repeated(calls_parts)
     if repeated:
         passed_over[REPEATED] += repeated
+    rejects_parts = settle(parts, "rejects", numbers, [a.rejects for a in audits])
     return ScanResult(
         lazy_calls=pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA),
-        lazy_rejects=pl.scan_parquet(
-            settle(parts, "rejects", numbers, [a.rejects for a in audits]),
-            schema=REJECTS_SCHEMA,
-        ),
+        lazy_rejects=pl.scan_parquet(rejects_parts, schema=REJECTS_SCHEMA),
         files=len(inputs),
         conversations=sum(a.conversations for a in audits),
         skipped=skipped,
         passed_over=dict(passed_over),
         parts=parts_dir,
         by_source=by_source,
+        part_files={"calls": calls_parts, "rejects": rejects_parts},
     )

@@ -1,5 +1,6 @@
 """The Dask engine gives the table the local engine gives, and inputs can be fsspec URLs."""
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -61,3 +62,21 @@ def test_the_scan_command_runs_on_a_cluster_and_writes_the_same_tables(cluster, 
     one = pl.read_parquet(tmp_path / "local" / "calls.parquet")
     two = pl.read_parquet(tmp_path / "dask" / "calls.parquet")
     assert one.height > 0 and one.equals(two)
+
+
+def test_url_inputs_with_a_state_folder_are_read_whole_each_night(tmp_path: Path):
+    runner = CliRunner()
+    url = SAMPLES.resolve().as_uri()
+    state = tmp_path / "state"
+    for night in ("night-1", "night-2"):
+        args = ["scan", url, "--state", str(state), "--out", str(tmp_path / night), "-q"]
+        result = runner.invoke(app, [*args, "--fail-on", "never"])
+        assert result.exit_code == 0, result.output
+    reading = json.loads((tmp_path / "night-2" / "summary.json").read_text())["reading"]
+    assert reading["files_unchanged"] == 0
+    assert reading["read_whole_because"] == {
+        "standard input, a URL or no file": reading["files_read_whole"]
+    }
+    first = pl.read_parquet(tmp_path / "night-1" / "calls.parquet")
+    assert first.height > 0
+    assert first.equals(pl.read_parquet(tmp_path / "night-2" / "calls.parquet"))

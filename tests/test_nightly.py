@@ -8,6 +8,7 @@ change, a finding that no longer holds is written to ``resolved``.
 """
 
 import json
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +17,7 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
+from auditor.scan import REPEATED
 
 runner = CliRunner()
 
@@ -240,6 +242,64 @@ def test_an_incremental_night_gives_the_table_a_full_scan_gives(site: Path):
         == pl.read_parquet(site / "full" / "calls.parquet").select(columns).to_dicts()
     )
     assert summary_of(incremental)["conversations"] == summary_of(site / "full")["conversations"]
+
+
+def test_a_new_file_between_carried_ones_takes_its_place_in_the_table(site: Path):
+    """The carried rows of gateway.jsonl and ledger.jsonl, kept in one part of the state,
+    make room for the rows of inbound.jsonl, new between them."""
+    night(site, "night-1")
+    day_two(site)
+    night(site, "night-2")
+    write_jsonl(site / "logs" / "inbound.jsonl", [forbidden_update("c-8", "SUP-5")])
+    with (site / "logs" / "gateway.jsonl").open("a", encoding="utf-8") as log:
+        log.write(json.dumps(missing_channel("c-9")) + "\n")
+    _, incremental = night(site, "night-3")
+    run("scan", site / "logs", "--out", site / "full")
+    assert pl.read_parquet(incremental / "calls.parquet").equals(
+        pl.read_parquet(site / "full" / "calls.parquet")
+    )
+
+
+def test_files_given_in_another_order_give_the_table_a_full_scan_gives(site: Path):
+    logs = site / "logs"
+    write_jsonl(logs / "dock.jsonl", [forbidden_update("c-8", "SUP-5")])
+    state = ("--state", site / "state")
+    run("scan", logs / "gateway.jsonl", logs / "dock.jsonl", "--out", site / "night-1", *state)
+    day_two(site)
+    in_another_order = [logs / "ledger.jsonl", logs / "dock.jsonl", logs / "gateway.jsonl"]
+    run("scan", *in_another_order, "--out", site / "night-2", *state)
+    run("scan", *in_another_order, "--out", site / "full")
+    assert summary_of(site / "night-2")["reading"]["files_unchanged"] == 1
+    assert pl.read_parquet(site / "night-2" / "calls.parquet").equals(
+        pl.read_parquet(site / "full" / "calls.parquet")
+    )
+
+
+def test_a_new_copy_of_a_carried_log_leaves_out_the_calls_a_full_scan_leaves_out(site: Path):
+    night(site, "night-1")
+    logs = site / "logs"
+    shutil.copy(logs / "gateway.jsonl", logs / "copy-of-gateway.jsonl")  # read before it now
+    _, incremental = night(site, "night-2")
+    run("scan", logs, "--out", site / "full")
+    assert pl.read_parquet(incremental / "calls.parquet").equals(
+        pl.read_parquet(site / "full" / "calls.parquet")
+    )
+    left_out = summary_of(incremental)["passed_over_by_reason"]
+    assert left_out == summary_of(site / "full")["passed_over_by_reason"]
+    assert left_out[REPEATED] == 3
+
+
+def test_a_state_written_before_its_tables_were_kept_in_parts_is_read_whole_once(site: Path):
+    night(site, "night-1")
+    state = site / "state"
+    written = json.loads((state / "state.json").read_text())
+    (state / "state.json").write_text(json.dumps({**written, "version": 1}))
+    (state / "calls.arrow").write_bytes(b"")  # version 1 kept each table as one file
+    _, night_2 = night(site, "night-2")
+    assert summary_of(night_2)["reading"]["files_read_whole"] == 2
+    assert not (state / "calls.arrow").exists()
+    _, night_3 = night(site, "night-3")
+    assert summary_of(night_3)["reading"]["files_unchanged"] == 2
 
 
 def test_only_new_findings_are_marked_new(site: Path):
