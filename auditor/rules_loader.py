@@ -1,6 +1,7 @@
 """Rule packs: TOML files under ``rules/``, validated on load, layered with a user's own folder.
 
-The shipped pack lives in the package (``auditor/rules``) so it works from an installed wheel.
+The shipped pack is the checkout's top-level ``rules/`` folder; a wheel installs it inside the
+package as ``auditor/rules``, so a pip-installed auditor finds it too.
 A user's ``--rules DIR`` holds files of the same names (``outcomes.toml``, ``claims/<lang>.toml``):
 lists of named rules replace shipped rules with the same ``id`` and add the others; plain lists
 (such as identity tool names) are extended; other values replace the shipped ones. A new
@@ -21,7 +22,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-SHIPPED = resources.files("auditor") / "rules"
+
+
+def _shipped() -> Any:
+    """The shipped rule pack: inside the installed package, else the checkout's ``rules/``."""
+    installed = resources.files("auditor") / "rules"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+SHIPPED = _shipped()
 
 
 class RuleFileError(ValueError):
