@@ -6,7 +6,7 @@ person something worked when it had not. ``scan`` is the entry point for noteboo
 
 from auditor.model import Claim, Finding, Outcome, Severity
 from auditor.rules_loader import RuleFileError, load_rules
-from auditor.scan import ScanResult, scan
+from auditor.run.local import ScanResult, scan
 
 __all__ = [
     "Claim",

@@ -200,7 +200,7 @@ def _child(mode: str, folder: str, jobs: int) -> None:
                     orjson.loads(line)
     elif mode == "read":
         from auditor.readers import read_file
-        from auditor.scan import SPAN_BYTES, expand, plan
+        from auditor.run.local import SPAN_BYTES, expand, plan
 
         # The readers alone, on the jobs a scan would give them (files, spans of large files):
         # every conversation built, nothing audited. No scan can be faster.

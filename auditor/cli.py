@@ -27,10 +27,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from auditor import dask_engine, readers
+from auditor import readers
 from auditor.evaluate import evaluate
-from auditor.report import print_evaluation, print_summary
 from auditor.rules_loader import RuleFileError, load_rules
+from auditor.run import dask_engine
+from auditor.views.terminal import print_evaluation, print_summary
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE = 0, 1, 2, 3
 
@@ -206,10 +207,15 @@ def scan_command(
     ] = None,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
-    from auditor import nightly
-    from auditor.baseline import BaselineError, compare, load_baseline_or_none
-    from auditor.incremental import scan_incremental
-    from auditor.suppress import DEFAULT_FILE, apply_suppressions, load_suppressions, today_utc
+    from auditor.output.baseline import BaselineError, compare, load_baseline_or_none
+    from auditor.output.suppress import (
+        DEFAULT_FILE,
+        apply_suppressions,
+        load_suppressions,
+        today_utc,
+    )
+    from auditor.run.incremental import scan_incremental
+    from auditor.views import nightly
 
     if not paths:
         fail("usage", "no input: give files or folders, or 'paths' in the settings", EXIT_USAGE)
@@ -267,7 +273,7 @@ def scan_command(
 
 def exit_status(summary: dict, fail_on: FailOn) -> int:
     """The documented exit status of a scan."""
-    from auditor.nightly import exit_status as status
+    from auditor.views.nightly import exit_status as status
 
     return status(summary, fail_on.value)
 
@@ -279,8 +285,8 @@ def diff_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
 ) -> None:
     """What changed between two runs: new, persisting and resolved findings, new signatures."""
-    from auditor.baseline import BaselineError, diff
-    from auditor.nightly import print_diff
+    from auditor.output.baseline import BaselineError, diff
+    from auditor.views.nightly import print_diff
 
     try:
         compared = diff(old, new)
@@ -416,7 +422,7 @@ def _calls(out: Path) -> pl.LazyFrame:
 
 
 def _filters(tool, server, outcome, finding, since, until):
-    from auditor.incident import Filters, parse_moment
+    from auditor.views.incident import Filters, parse_moment
 
     try:
         return Filters(
@@ -465,7 +471,7 @@ def show_command(
 ) -> None:
     """Show a conversation as a timeline (request, calls, results, reply), re-read from source."""
     from auditor.redact import Redactor
-    from auditor.timeline import NotFound, build, find_rows, to_rich
+    from auditor.views.timeline import NotFound, build, find_rows, to_rich
 
     try:
         rows, focus = find_rows(_calls(out).collect(), key)
@@ -493,7 +499,7 @@ def incident_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
 ) -> None:
     """Blast radius: first and last failure, failure rate over time, who got a false claim."""
-    from auditor.incident import blast_radius, print_incident
+    from auditor.views.incident import blast_radius, print_incident
 
     incident = blast_radius(
         _calls(out).collect(), _filters(tool, server, outcome, finding, since, until), every
@@ -524,7 +530,7 @@ def report_command(
     until: UntilOption = None,
 ) -> None:
     """Write a self-contained HTML report (and/or Markdown) of a scan's findings."""
-    from auditor.html_report import write_report
+    from auditor.views.html import write_report
 
     if html_path is None and markdown_path is None:
         Console(stderr=True).print("give --html FILE and/or --markdown FILE", markup=False)

@@ -14,7 +14,7 @@ import polars as pl
 
 from auditor.model import Claim, Finding
 from auditor.rules_loader import RuleSet
-from auditor.scan import expand, scan
+from auditor.run.local import expand, scan
 
 LABELS = "labels.jsonl"
 KEY = ["conversation_id", "tool_call_id"]

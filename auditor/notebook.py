@@ -5,8 +5,8 @@ calls = load("out")                      # one scan's output folder, as a LazyFr
 calls = load("nightly/**/*.parquet")     # a dataset of runs (run_date=YYYY-MM-DD/ partitions)
 timeline(calls, "chat-01-forbidden")     # a conversation's timeline, drawn inline as HTML
 
-The timeline is the one the HTML report draws (``auditor.timeline``); the blast radius is
-``auditor.incident.blast_radius``.
+The timeline is the one the HTML report draws (``auditor.views.timeline``); the blast radius is
+``auditor.views.incident.blast_radius``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
+from auditor.output.tables import CALLS_SCHEMA, FORMATS
 from auditor.redact import Redactor
-from auditor.table import CALLS_SCHEMA, FORMATS
-from auditor.timeline import TIMELINE_CSS, Timeline, build, find_rows, to_html
+from auditor.views.timeline import TIMELINE_CSS, Timeline, build, find_rows, to_html
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_transcripts"
 TABLE_NAMES = ("findings", "rejects")  # files beside a calls table that are not calls
@@ -90,8 +90,8 @@ def load(where: str | Path) -> pl.LazyFrame:
 def sample_output(out: str | Path | None = None) -> Path:
     """Scan the sample transcripts shipped beside the package into ``out`` (a temporary
     folder when not given) and return it: a notebook that works out of the box."""
-    from auditor.scan import scan
-    from auditor.table import write_outputs
+    from auditor.output.tables import write_outputs
+    from auditor.run.local import scan
 
     target = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="auditor-sample-"))
     result = scan([SAMPLES])

@@ -23,7 +23,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 
-
 def _shipped() -> Any:
     """The shipped rule pack: inside the installed package, else the checkout's ``rules/``."""
     installed = resources.files("auditor") / "rules"
@@ -269,7 +268,7 @@ class RuleSet:
     language_names: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
-    impact: Any = None  # auditor.impact.ImpactRules: what a call would have done
+    impact: Any = None  # auditor.audit.impact.ImpactRules: what a call would have done
 
     @cached_property
     def marker_weights(self) -> dict[str, list[tuple[str, float]]]:
@@ -398,7 +397,9 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     for code, pack in packs.items():
         languages[code] = pack.markers
         language_names[code] = pack.name
-    from auditor.impact import load_impact_rules  # it builds on the helpers above
+    from auditor.audit.impact import (
+        load_impact_rules,  # it builds on the helpers above
+    )
 
     impact = load_impact_rules(user, files)
     return RuleSet(

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from auditor.audit import audit_conversation
+from auditor.audit.conversation import audit_conversation
 from auditor.model import Conversation
 from auditor.readers import anthropic as anthropic_reader
 from auditor.readers import openai_chat

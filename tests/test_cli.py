@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.table import SPEC_COLUMNS
+from auditor.output.tables import SPEC_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_transcripts"
@@ -209,7 +209,7 @@ def test_escape_sequences_and_markup_in_transcripts_are_shown_as_text(tmp_path: 
 
 
 def test_several_processes_give_the_same_table_as_one(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(sys.modules["auditor.scan"], "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
     run("scan", SAMPLES, "--out", tmp_path / "one", "--jobs", "1")
     run("scan", SAMPLES, "--out", tmp_path / "two", "--jobs", "2")
     one = pl.read_parquet(tmp_path / "one" / "calls.parquet")
@@ -239,7 +239,7 @@ def test_a_rerun_over_the_same_input_writes_the_same_table(tmp_path: Path):
 
 
 def test_a_write_that_fails_leaves_the_previous_table_whole(tmp_path: Path, monkeypatch):
-    from auditor import table
+    from auditor.output import tables as table
 
     run("scan", SAMPLES, "--out", tmp_path)
     before = (tmp_path / "calls.parquet").read_bytes()
@@ -255,7 +255,7 @@ def test_a_write_that_fails_leaves_the_previous_table_whole(tmp_path: Path, monk
 
 
 def test_the_dask_engine_without_its_extra_is_a_usage_error(tmp_path: Path, monkeypatch):
-    from auditor import dask_engine
+    from auditor.run import dask_engine
 
     monkeypatch.setattr(dask_engine, "available", lambda: False)
     result = run("scan", SAMPLES, "--out", tmp_path, "--engine", "dask")

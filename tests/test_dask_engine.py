@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.scan import scan
+from auditor.run.local import scan
 
 distributed = pytest.importorskip("distributed")
 

@@ -8,7 +8,7 @@ from builders import one_call, text_block, write_jsonl
 from test_nightly import forbidden_update
 
 from auditor import scan
-from auditor.fingerprint import normalise_message
+from auditor.output.fingerprint import normalise_message
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from builders import assistant, call, chat, text_block, tool, user
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.scan import scan
+from auditor.run.local import scan
 
 TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 

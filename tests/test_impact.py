@@ -1,11 +1,11 @@
 """The impact column: what a failed call would have done, and writes ranked above reads."""
 
 import polars as pl
+from auditor.audit.impact import Impact, impact_of, ranked, tool_words
 from builders import assistant, audit, call, chat, rules, text_block, tool, user
 
-from auditor.impact import Impact, impact_of, ranked, tool_words
 from auditor.model import ToolCall
-from auditor.report import first_findings
+from auditor.views.terminal import first_findings
 
 
 def impact(name: str, arguments=None, annotations=None) -> Impact:

@@ -8,8 +8,8 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.incident import Filters, blast_radius, parse_moment
-from auditor.table import read_calls
+from auditor.output.tables import read_calls
+from auditor.views.incident import Filters, blast_radius, parse_moment
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from auditor.cli import app
 from auditor.notebook import load, timeline
-from auditor.table import CALLS_SCHEMA
+from auditor.output.tables import CALLS_SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

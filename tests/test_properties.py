@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from auditor.scan import scan
+from auditor.run.local import scan
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_transcripts"
 SAMPLE_LINES = [

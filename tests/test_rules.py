@@ -6,7 +6,7 @@ import pytest
 from builders import one_call, text_block
 
 from auditor import RuleFileError, load_rules
-from auditor.scan import scan
+from auditor.run.local import scan
 
 
 def test_the_shipped_pack_loads_with_every_language():

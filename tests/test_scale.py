@@ -10,7 +10,7 @@ import pytest
 from builders import write_jsonl
 
 from auditor.bench import generate
-from auditor.scan import REPEATED, cut_spans, part_path, plan, scan, settle
+from auditor.run.local import REPEATED, cut_spans, part_path, plan, scan, settle
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def test_a_file_read_in_spans_gives_the_same_calls_and_rejects(corpus: Path):
 
 
 def test_several_processes_over_spans_give_the_same_table_as_one(corpus: Path, monkeypatch):
-    monkeypatch.setattr(sys.modules["auditor.scan"], "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
     one = scan([corpus], jobs=1)
     two = scan([corpus], jobs=2, span_bytes=20_000)
     assert one.calls.equals(two.calls)
@@ -94,7 +94,7 @@ def test_the_scan_command_counts_calls_read_again_from_another_file(corpus: Path
 
 
 def test_small_parts_are_merged_in_order_and_empty_ones_dropped(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(sys.modules["auditor.scan"], "PART_ROWS", 3)
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PART_ROWS", 3)
     sizes = [1, 0, 1, 2, 5, 0, 1]
     frames = [pl.DataFrame({"n": [f"{i}.{k}" for k in range(n)]}) for i, n in enumerate(sizes)]
     for index, frame in enumerate(frames):
@@ -113,7 +113,7 @@ def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
     for number, line in enumerate(lines):  # one conversation a file, and one broken line
         (tmp_path / f"{number:04d}.jsonl").write_bytes(line)
     merged = scan([tmp_path])
-    monkeypatch.setattr(sys.modules["auditor.scan"], "PART_ROWS", 1)
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PART_ROWS", 1)
     apart = scan([tmp_path])
     assert len(list(Path(merged.parts.name).glob("calls-*"))) == 1
     assert len(list(Path(apart.parts.name).glob("calls-*"))) > 30

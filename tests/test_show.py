@@ -8,8 +8,8 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.table import read_calls
-from auditor.timeline import build, find_rows, to_html, to_markdown
+from auditor.output.tables import read_calls
+from auditor.views.timeline import build, find_rows, to_html, to_markdown
 
 runner = CliRunner()
 TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4"

@@ -8,7 +8,7 @@ from builders import write_jsonl
 from test_nightly import forbidden_update, missing_channel
 
 from auditor import scan
-from auditor.suppress import SuppressionFileError, apply_suppressions, load_suppressions
+from auditor.output.suppress import SuppressionFileError, apply_suppressions, load_suppressions
 
 TODAY = date(2026, 11, 30)
 

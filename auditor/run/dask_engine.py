@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from auditor.redact import Redactor
     from auditor.rules_loader import RuleSet
-    from auditor.scan import Job, PartAudit
+    from auditor.run.local import Job, PartAudit
 
 MISSING = (
     "the dask engine and URL inputs need the optional extra: pip install 'transcript-auditor[dask]'"
@@ -78,8 +78,8 @@ def _audit_task(
     job: Job, rules: RuleSet, redactor: Redactor
 ) -> tuple[pl.DataFrame, pl.DataFrame, PartAudit]:
     """Run on a Dask worker: one job's rows and rejects as tables."""
-    from auditor.scan import audit_rows
-    from auditor.table import calls_frame, rejects_frame
+    from auditor.output.tables import calls_frame, rejects_frame
+    from auditor.run.local import audit_rows
 
     rows, rejects, audit = audit_rows(job, rules, redactor)
     return calls_frame(rows), rejects_frame(rejects), audit
@@ -94,7 +94,7 @@ def run(
 ) -> Iterator[PartAudit]:
     """Audit every job on the cluster at ``scheduler`` (a new local cluster when None) and
     write each result as the parts the local engine writes; yields the audits in job order."""
-    from auditor.scan import write_part
+    from auditor.run.local import write_part
 
     try:
         from distributed import Client, as_completed

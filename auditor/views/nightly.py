@@ -19,10 +19,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from auditor.baseline import PARTITION_PREFIX
-from auditor.report import safe
-from auditor.scan import ScanResult
-from auditor.table import write_frame, write_outputs
+from auditor.output.baseline import PARTITION_PREFIX
+from auditor.output.tables import write_frame, write_outputs
+from auditor.run.local import ScanResult
+from auditor.views.terminal import safe
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
 LEVELS = {"critical": ("critical",), "warning": ("critical", "warning"), "never": ()}

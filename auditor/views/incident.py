@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from auditor.impact import ranked
+from auditor.audit.impact import ranked
 from auditor.model import FAILED_OUTCOMES, Finding, Outcome
 
 FALSE_CLAIMS = (Finding.FALSE_SUCCESS, Finding.IDENTITY_ASSUMED, Finding.UNLABELLED_PARTIAL)
@@ -274,7 +274,7 @@ def print_incident(console: Any, incident: Incident, *, affected: int = 20) -> N
     from rich.table import Table
     from rich.text import Text
 
-    from auditor.report import safe
+    from auditor.views.terminal import safe
 
     console.print(Text.assemble(("Incident: ", "bold"), safe(incident.filters.describe())))
     seen = (

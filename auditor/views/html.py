@@ -21,10 +21,10 @@ from typing import Any
 import orjson
 import polars as pl
 
-from auditor.incident import Filters, Incident, blast_radius, users_line, when
 from auditor.notebook import load
 from auditor.redact import Redactor
-from auditor.timeline import TIMELINE_CSS, Timeline, build, to_html, to_markdown
+from auditor.views.incident import Filters, Incident, blast_radius, users_line, when
+from auditor.views.timeline import TIMELINE_CSS, Timeline, build, to_html, to_markdown
 
 e = html.escape
 SEVERITY_COLOURS = {"critical": "#dc2626", "warning": "#f59e0b"}

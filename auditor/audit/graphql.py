@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from auditor.audit.payload import Payload, clip
 from auditor.model import Outcome
-from auditor.payload import Payload, clip
 
 RESPONSE_KEYS = frozenset({"data", "errors", "extensions", "hasNext", "label", "path"})
 

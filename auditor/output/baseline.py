@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 import orjson
 import polars as pl
 
-from auditor.fingerprint import fingerprint, signature, signature_summary
-from auditor.scan import ScanResult
-from auditor.table import FORMATS, findings, read_calls
+from auditor.output.fingerprint import fingerprint, signature, signature_summary
+from auditor.output.tables import FORMATS, findings, read_calls
+from auditor.run.local import ScanResult
 
 PARTITION_PREFIX = "run_date="
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)

@@ -40,10 +40,11 @@ import orjson
 import polars as pl
 from pydantic import BaseModel
 
+from auditor.output.tables import CALLS_SCHEMA, REJECTS_SCHEMA, Table
 from auditor.readers import span_reader
 from auditor.readers.base import Span
 from auditor.rules_loader import RuleSet, load_rules
-from auditor.scan import (
+from auditor.run.local import (
     REPEATED,
     STDIN,
     Job,
@@ -53,7 +54,6 @@ from auditor.scan import (
     part_path,
     scan,
 )
-from auditor.table import CALLS_SCHEMA, REJECTS_SCHEMA, Table
 
 STATE_FILE = "state.json"
 SCHEMAS = {"calls": CALLS_SCHEMA, "rejects": REJECTS_SCHEMA}

@@ -15,8 +15,8 @@ from typing import Any
 import polars as pl
 from pydantic import Field, field_validator
 
+from auditor.audit.outcomes import is_identity_tool
 from auditor.model import ToolCall
-from auditor.outcomes import is_identity_tool
 from auditor.rules_loader import (
     OutcomeRules,
     RuleFileError,

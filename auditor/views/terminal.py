@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from auditor.audit.impact import RANK_COLUMNS, ranked
 from auditor.evaluate import Evaluation
-from auditor.impact import RANK_COLUMNS, ranked
-from auditor.table import findings
+from auditor.output.tables import findings
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 MAX_FINDINGS_SHOWN = 50

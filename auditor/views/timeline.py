@@ -23,12 +23,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from auditor.audit.payload import decode_json_text
 from auditor.model import Conversation, TextPart, ToolCall, ToolResult
-from auditor.payload import decode_json_text
 from auditor.readers import read_file
 from auditor.readers.base import ReadResult
 from auditor.redact import Redactor
-from auditor.report import safe
+from auditor.views.terminal import safe
 
 TEXT_CHARS = 1500  # of one text shown; the marked part is always kept in view
 ARGUMENT_CHARS = 1200

@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 import polars as pl
 
-from auditor.fingerprint import signature_summary
 from auditor.model import Claim, Finding, Outcome, Reject
+from auditor.output.fingerprint import signature_summary
 
 # The spec's public columns first, then the explanations this tool adds.
 CALLS_SCHEMA: dict[str, pl.DataType] = {

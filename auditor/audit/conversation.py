@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from auditor import claims
-from auditor.fingerprint import identities
-from auditor.impact import default_impact_rules, impact_of
+from auditor.audit.claims import judge as claims
+from auditor.audit.impact import default_impact_rules, impact_of
+from auditor.audit.outcomes import OutcomeDecision, decide, is_identity_tool
+from auditor.audit.payload import Payload, clip, read_payload
 from auditor.model import (
     FAILED_OUTCOMES,
     SEVERITY,
@@ -24,8 +25,7 @@ from auditor.model import (
     ToolCall,
     ToolResult,
 )
-from auditor.outcomes import OutcomeDecision, decide, is_identity_tool
-from auditor.payload import Payload, clip, read_payload
+from auditor.output.fingerprint import identities
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
 

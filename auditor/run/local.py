@@ -21,14 +21,9 @@ from typing import Any
 
 import polars as pl
 
-from auditor import dask_engine
-from auditor.audit import audit_conversation
+from auditor.audit.conversation import audit_conversation
 from auditor.model import Reject
-from auditor.readers import read_file, span_reader
-from auditor.readers.base import Span
-from auditor.redact import Redactor
-from auditor.rules_loader import RuleSet, load_rules
-from auditor.table import (
+from auditor.output.tables import (
     CALLS_SCHEMA,
     REJECTS_SCHEMA,
     calls_frame,
@@ -36,6 +31,11 @@ from auditor.table import (
     rejects_frame,
     summarize,
 )
+from auditor.readers import read_file, span_reader
+from auditor.readers.base import Span
+from auditor.redact import Redactor
+from auditor.rules_loader import RuleSet, load_rules
+from auditor.run import dask_engine
 
 STDIN = "-"
 PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves

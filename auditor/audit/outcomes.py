@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from auditor import graphql
+from auditor.audit import graphql
+from auditor.audit.payload import Payload, clip, read_payload
 from auditor.model import Outcome, ToolCall, ToolResult
-from auditor.payload import Payload, clip, read_payload
 from auditor.rules_loader import OutcomeRules
 
 # Wrappers a client puts around a transport error before the "MCP error ..." text.

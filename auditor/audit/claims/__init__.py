@@ -1,0 +1,1 @@
+"""claims: see docs/architecture.md."""

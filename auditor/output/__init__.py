@@ -1,0 +1,1 @@
+"""output: see docs/architecture.md."""

@@ -1,0 +1,1 @@
+"""run: see docs/architecture.md."""

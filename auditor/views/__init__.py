@@ -1,0 +1,1 @@
+"""views: see docs/architecture.md."""
