@@ -200,7 +200,8 @@ def _child(mode: str, folder: str, jobs: int) -> None:
                     orjson.loads(line)
     elif mode == "read":
         from auditor.readers import read_file
-        from auditor.run.local import SPAN_BYTES, expand, plan
+        from auditor.run.inputs import expand
+        from auditor.run.jobs import SPAN_BYTES, plan
 
         # The readers alone, on the jobs a scan would give them (files, spans of large files):
         # every conversation built, nothing audited. No scan can be faster.

@@ -30,7 +30,7 @@ from rich.text import Text
 from auditor import readers
 from auditor.evaluate import evaluate
 from auditor.rules_loader import RuleFileError, load_rules
-from auditor.run import dask_engine
+from auditor.run import inputs
 from auditor.views.terminal import print_evaluation, print_summary
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE = 0, 1, 2, 3
@@ -219,9 +219,9 @@ def scan_command(
 
     if not paths:
         fail("usage", "no input: give files or folders, or 'paths' in the settings", EXIT_USAGE)
-    needs_dask = engine == Engine.dask or any(dask_engine.is_url(p) for p in paths)
-    if needs_dask and not dask_engine.available():
-        fail("usage", dask_engine.MISSING, EXIT_USAGE)
+    needs_dask = engine == Engine.dask or any(inputs.is_url(p) for p in paths)
+    if needs_dask and not inputs.available():
+        fail("usage", inputs.MISSING, EXIT_USAGE)
     if input_format is not None and input_format not in readers.READERS:
         message = f"unknown input format {input_format!r}; known: {', '.join(readers.READERS)}"
         fail("usage", message, EXIT_USAGE)

@@ -14,7 +14,8 @@ import polars as pl
 
 from auditor.model import Claim, Finding
 from auditor.rules_loader import RuleSet
-from auditor.run.local import expand, scan
+from auditor.run.inputs import expand
+from auditor.run.local import scan
 
 LABELS = "labels.jsonl"
 KEY = ["conversation_id", "tool_call_id"]

@@ -17,7 +17,7 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.run.local import REPEATED
+from auditor.run.parts import REPEATED
 
 runner = CliRunner()
 

@@ -10,7 +10,10 @@ import pytest
 from builders import write_jsonl
 
 from auditor.bench import generate
-from auditor.run.local import REPEATED, cut_spans, part_path, plan, scan, settle
+from auditor.run.jobs import cut_spans, plan
+from auditor.run.local import scan
+from auditor.run.parts import REPEATED, settle
+from auditor.run.worker import part_path
 
 
 @pytest.fixture(scope="module")

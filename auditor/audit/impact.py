@@ -114,7 +114,7 @@ def tool_words(name: str) -> list[str]:
     return [w.lower() for w in _WORD_SPLIT.split(bare) if w]
 
 
-def _strings(value: Any, depth: int = 0) -> list[tuple[str, str]]:
+def argument_strings(value: Any, depth: int = 0) -> list[tuple[str, str]]:
     """(key, string) pairs of an argument value, a few levels deep."""
     if depth > 3:
         return []
@@ -124,10 +124,10 @@ def _strings(value: Any, depth: int = 0) -> list[tuple[str, str]]:
             if isinstance(inner, str):
                 found.append((str(key), inner))
             else:
-                found.extend(_strings(inner, depth + 1))
+                found.extend(argument_strings(inner, depth + 1))
         return found
     if isinstance(value, list):
-        return [pair for item in value[:20] for pair in _strings(item, depth + 1)]
+        return [pair for item in value[:20] for pair in argument_strings(item, depth + 1)]
     if isinstance(value, str):
         return [("", value)]
     return []
@@ -150,7 +150,7 @@ def impact_of(
             return Impact.WRITE
         if hints.get("readOnlyHint") is True:
             return Impact.READ
-    strings = _strings(call.arguments)
+    strings = argument_strings(call.arguments)
     for _, text in strings:
         if rules.mutation.search(text):
             return Impact.WRITE

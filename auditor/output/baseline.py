@@ -21,8 +21,8 @@ import orjson
 import polars as pl
 
 from auditor.output.fingerprint import fingerprint, signature, signature_summary
+from auditor.output.result import ScanResult
 from auditor.output.tables import FORMATS, findings, read_calls
-from auditor.run.local import ScanResult
 
 PARTITION_PREFIX = "run_date="
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)

@@ -33,9 +33,9 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from auditor.model import Finding, Outcome
+from auditor.output.result import ScanResult
 from auditor.output.tables import findings
 from auditor.rules_loader import RuleFileError, read_toml, validate_file
-from auditor.run.local import ScanResult
 
 DEFAULT_FILE = "auditor-ignore.toml"
 MATCHERS = ("fingerprint", "tool", "finding", "outcome", "message")

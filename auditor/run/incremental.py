@@ -40,20 +40,15 @@ import orjson
 import polars as pl
 from pydantic import BaseModel
 
+from auditor.output.result import ScanResult
 from auditor.output.tables import CALLS_SCHEMA, REJECTS_SCHEMA, Table
-from auditor.readers import span_reader
-from auditor.readers.base import Span
+from auditor.readers import Span, span_reader
 from auditor.rules_loader import RuleSet, load_rules
-from auditor.run.local import (
-    REPEATED,
-    STDIN,
-    Job,
-    ScanResult,
-    expand,
-    leave_out_repeated,
-    part_path,
-    scan,
-)
+from auditor.run.inputs import STDIN, expand
+from auditor.run.jobs import Job
+from auditor.run.local import scan
+from auditor.run.parts import REPEATED, leave_out_repeated
+from auditor.run.worker import part_path
 
 STATE_FILE = "state.json"
 SCHEMAS = {"calls": CALLS_SCHEMA, "rejects": REJECTS_SCHEMA}

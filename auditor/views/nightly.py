@@ -20,8 +20,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from auditor.output.baseline import PARTITION_PREFIX
+from auditor.output.result import ScanResult
 from auditor.output.tables import write_frame, write_outputs
-from auditor.run.local import ScanResult
 from auditor.views.terminal import safe
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4

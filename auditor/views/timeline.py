@@ -25,8 +25,7 @@ from rich.text import Text
 
 from auditor.audit.payload import decode_json_text
 from auditor.model import Conversation, TextPart, ToolCall, ToolResult
-from auditor.readers import read_file
-from auditor.readers.base import ReadResult
+from auditor.readers import ReadResult, read_file
 from auditor.redact import Redactor
 from auditor.views.terminal import safe
 

@@ -1,0 +1,229 @@
+"""Attribution: which tool calls each unit of a reply speaks of, and which text is a reply."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from auditor.audit.claims.calls import CallView
+from auditor.audit.claims.polarity import RESTATED_WORDS, read_unit
+from auditor.audit.claims.units import Unit
+from auditor.audit.words import tokens
+from auditor.rules_loader import CuePack
+
+_REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
+
+
+TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken of too
+
+
+OTHER_PART_WORDS = 2  # words a sentence must share with another part of the request
+
+
+def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
+    """Tie each unit to the calls it speaks about (sets ``unit.calls`` and ``unit.direct``).
+
+    A unit is tied *directly* when its own words match a call better than the others, when it
+    speaks of who the person is and an identity tool was called, when it says "both" or
+    "everything", or (with a single call to speak of) when it says outright that it was done.
+    Other units continue the sentence or paragraph before them; failure and success statements
+    tied to nothing go to the calls the reply does not otherwise speak of.
+
+    Words that name no call ("Done!", "everything", a lone call to speak of) speak of the
+    *recent* calls: those since the assistant last wrote. In a chat turn that is every call of
+    the turn; in an agent's long run it is the step just taken, not the whole run.
+    """
+    text_positions = sorted({u.position for u in units})
+    by_index = {c.index: c for c in calls}
+    identity_cues = pack.of_kind("identity")
+    universal_cues = pack.of_kind("universal")
+    success_cues = pack.of_kind("success")
+    failure_cues = pack.of_kind("failure")
+    loose: list[tuple[Unit, list[CallView]]] = []
+    for unit in units:
+        candidates = [c for c in calls if in_reply(c, unit.position)]
+        if not candidates:
+            continue
+        recent = _recent(candidates, text_positions)
+        frequency: dict[str, int] = {}
+        for call in candidates:
+            for token in unit.tokens & call.keywords.keys():
+                frequency[token] = frequency.get(token, 0) + 1
+        speaks_of_identity = any(c.regex.search(unit.text) for c in identity_cues)
+        single = len(recent) == 1
+        scores = {}
+        for call in candidates:
+            shared = unit.tokens & call.keywords.keys()
+            if call.spoke_between and unit.position > call.reply_until:
+                # The final message of a long run speaks of an early step only by naming it.
+                shared &= call.name_tokens | call.specific_tokens
+            scores[call.index] = sum(call.keywords[t] / frequency[t] for t in shared)
+        best = max(scores.values())
+        identity_calls = (
+            {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
+        )
+        # The words of a tool's name name its action ("the refund went through"): the call whose
+        # name the unit uses most is spoken of, whatever data the other calls share with it.
+        named = {c.index: len(unit.tokens & c.name_tokens) for c in candidates}
+        most_named = max(named.values())
+        # A value only this call acted on (an id, a code, a title) names it too.
+        exclusive = {
+            c.index
+            for c in candidates
+            if any(frequency.get(t) == 1 for t in unit.tokens & c.argument_tokens)
+        }
+        tied = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
+        tied |= {i for i, n in named.items() if most_named and n == most_named}
+        tied = _by_returned_data(unit, tied, by_index)
+        # A sentence that says a failed call's error words again speaks of that call, whatever
+        # data of other calls it also repeats.
+        if unit.reading is None:
+            unit.reading = read_unit(unit, pack)
+        if unit.reading.failures:
+            tied |= {
+                c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
+            }
+        if any(c.regex.search(unit.cue_text) for c in universal_cues):
+            unit.calls = {c.index for c in recent}
+            unit.direct = True
+        elif tied or identity_calls:
+            unit.calls = tied | exclusive | identity_calls
+            unit.direct = True
+            if unit.reading is None:
+                unit.reading = read_unit(unit, pack)
+            if unit.reading.failures:
+                # "The issue tools are not available": a failure said of a family of tools
+                # covers every call whose name it uses.
+                unit.calls |= {i for i, n in named.items() if n}
+        elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
+            unit.calls = {recent[0].index}
+            unit.direct = True
+        elif single:
+            unit.calls = {recent[0].index}
+        else:
+            loose.append((unit, recent))
+    _inherit(units)
+    spoken_of = {i for u in units if u.direct for i in u.calls}
+    for unit, candidates in loose:
+        if unit.calls:
+            continue
+        if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
+            unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+
+
+def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:
+    """Among calls of the same tool tied to a sentence, the ones whose returned data it repeats
+    (two parallel ``update_reservation`` calls: the sentence with the new bags speaks of the one
+    that returned them, not of its failed twin)."""
+    by_tool: dict[str, list[int]] = {}
+    for index in tied:
+        by_tool.setdefault(by_index[index].name, []).append(index)
+    kept = set(tied)
+    for indexes in by_tool.values():
+        if len(indexes) < 2:
+            continue
+        echoed = {i for i in indexes if unit.tokens & by_index[i].data_tokens}
+        if echoed and echoed != set(indexes):
+            kept -= set(indexes) - echoed
+    return kept
+
+
+def _recent(candidates: list[CallView], text_positions: list[int]) -> list[CallView]:
+    """The calls since the assistant last wrote before the latest of ``candidates``."""
+    latest = max(c.ready_at for c in candidates)
+    earlier_texts = [p for p in text_positions if p < latest]
+    since = earlier_texts[-1] if earlier_texts else -1
+    return [c for c in candidates if c.ready_at > since]
+
+
+def _inherit(units: list[Unit]) -> None:
+    """A unit without words of its own continues the sentence or paragraph before it."""
+    previous: Unit | None = None
+    for unit in units:
+        if (
+            not unit.calls
+            and previous is not None
+            and previous.calls
+            and (previous.position, previous.paragraph) == (unit.position, unit.paragraph)
+        ):
+            unit.calls = set(previous.calls)
+        previous = unit
+    # A clause that opens a sentence with no words of its own takes the next clause's calls.
+    for current, following in zip(reversed(units[:-1]), reversed(units[1:]), strict=True):
+        if (
+            not current.calls
+            and following.calls
+            and current.sentence == following.sentence
+            and current.position == following.position
+        ):
+            current.calls = set(following.calls)
+
+
+def in_reply(call: CallView, position: int) -> bool:
+    """Is assistant text at ``position`` part of the reply to ``call``?"""
+    return call.ready_at < position and (position < call.reply_until or position > call.final_from)
+
+
+def set_reply_windows(calls: list[CallView], text_positions: Sequence[int] = ()) -> None:
+    """The reply to a call is the assistant's text from its result to the next tool call, and
+    the turn's final message. In a chat turn (calls, then a reply) that is all text after the
+    result, as the spec has it; in an agent's long run, later steps speak of later calls."""
+    if not calls:
+        return
+    call_positions = sorted(c.position for c in calls)
+    last_event = max(max(c.position for c in calls), max(c.ready_at for c in calls))
+    for call in calls:
+        later = [p for p in call_positions if p > call.ready_at]
+        call.reply_until = later[0] if later else float("inf")
+        call.final_from = last_event
+        call.spoke_between = later != [] and any(
+            call.ready_at < p < call.reply_until for p in text_positions
+        )
+
+
+def request_parts(request: str, pack: CuePack) -> list[frozenset[str]]:
+    """The words of each part of a request (its questions and asks), for telling which part a
+    reply sentence answers."""
+    return [
+        part
+        for piece in _REQUEST_PART_END.split(request)
+        if (part := frozenset(tokens(piece, pack.stopwords)))
+    ]
+
+
+def answering_other_parts(
+    call: CallView, mine: list[Unit], replied: list[Unit], parts: list[frozenset[str]]
+) -> set[int]:
+    """Units (by ``id``) that answer another part of a request that asked several things.
+
+    "What's the status of order 5521, and how long is your returns window?": a sentence about
+    returns that happens to say "orders" answers the second question, not the failed order
+    lookup. A request part is the call's when it shares words with the call's name or
+    arguments; a unit belongs to another part when it shares more words with that part than
+    with the call's own, and at least OTHER_PART_WORDS of them (a tie is settled by its
+    paragraph).
+    """
+    if not mine:
+        return set()
+    own = [part for part in parts if part & call.action_tokens]
+    other = [part for part in parts if not part & call.action_tokens]
+    if not own or not other:
+        return set()
+
+    def lean(words: frozenset[str]) -> int:
+        answered = max(len(words & part) for part in other)
+        if answered < OTHER_PART_WORDS:
+            return 0  # one word ("Urgent!") is no other question
+        return answered - max(len(words & part) for part in own)
+
+    paragraphs: dict[int, frozenset[str]] = {}
+    for unit in replied:
+        paragraphs[unit.paragraph] = paragraphs.get(unit.paragraph, frozenset()) | unit.tokens
+    out = set()
+    for unit in mine:
+        if unit.tokens & call.specific_tokens:
+            continue  # it names the very thing the call was about
+        leaning = lean(unit.tokens) or lean(paragraphs[unit.paragraph])
+        if leaning > 0:
+            out.add(id(unit))
+    return out

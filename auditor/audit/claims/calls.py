@@ -1,0 +1,116 @@
+"""The tool calls a reply may speak of, as the claim reader sees them: their names, arguments,
+result data and error, tokenised once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from auditor.audit.words import (
+    GROUPED_NUMBER,
+    argument_strings,
+    data_text,
+    first_tokens,
+    is_specific,
+    name_words,
+    names_a_thing,
+    tokens,
+)
+
+MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
+
+
+MAX_DATA_TOKENS = 1500
+
+
+ERROR_CHARS = 300  # the part of an error message that states the problem
+
+
+LONG_VALUE = 200
+
+
+DATA_CHARS = 8_000  # how much of a result's data ties sentences to it
+
+
+NAME_WEIGHT = 1.5
+
+
+@dataclass
+class CallView:
+    """What the claim reader needs to know about one tool call."""
+
+    index: int
+    name: str
+    arguments: Any
+    server: str | None
+    identity_tool: bool
+    ready_at: int  # position after which assistant text is a reply to this call
+    position: int = 0  # position of the call itself
+    reply_until: float = float("inf")  # the next tool call after its result ends its reply...
+    final_from: float = float("inf")  # ...but the turn's final message speaks of it too
+    spoke_between: bool = False  # the assistant wrote about it before its next tool call
+    result_values: list[Any] = field(default_factory=list)  # JSON data the call returned
+    result_texts: list[str] = field(default_factory=list)  # plain text the call returned
+    error_text: str = ""  # error message text of a failed call
+    succeeded: bool = False  # outcome ok: failure words about its data describe the data
+    failed: bool = False  # the call failed (or returned no identity)
+    missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
+    context_text: str = ""  # the person's request and data the conversation showed before
+    keywords: dict[str, float] = field(default_factory=dict)
+    error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
+    name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
+    action_tokens: frozenset[str] = frozenset()  # words of its name, server and arguments
+    argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
+    specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
+    quoted_text: str = ""  # result data, argument values and the request, lower-cased
+    data_tokens: frozenset[str] = frozenset()
+
+
+def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
+    """Fill in the keywords and result data a call is recognised by."""
+    weights: dict[str, float] = {}
+
+    def add(text: str, weight: float) -> None:
+        for token in tokens(text, stopwords):
+            weights[token] = max(weights.get(token, 0.0), weight)
+
+    name = name_words(view.name)
+    add(name, NAME_WEIGHT)
+    add(name_words(view.server or ""), NAME_WEIGHT)
+    view.name_tokens = frozenset(tokens(name, stopwords))
+    for text in argument_strings(view.arguments, 200):
+        # Long values (queries, message bodies) and links point at things; short ones name them.
+        add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
+    data = data_text(view.result_values, view.result_texts, DATA_CHARS)
+    data_tokens = first_tokens(data, stopwords, MAX_DATA_TOKENS)
+    for token in data_tokens[:MAX_RESULT_TOKENS]:
+        weights.setdefault(token, 1.0)
+    add(view.error_text, 0.5)
+    argument_text = " ".join(argument_strings(view.arguments, 200))
+    view.argument_tokens = frozenset(
+        t
+        for text in argument_strings(view.arguments, 200)
+        if names_a_thing(text)
+        for t in tokens(text, stopwords)
+        if is_specific(t)
+    )
+    view.action_tokens = tokens(
+        f"{name} {name_words(view.server or '')} {argument_text}", stopwords
+    )
+    view.specific_tokens = view.argument_tokens | frozenset(
+        t for t in tokens(argument_text, stopwords) if len(t) >= 3 and any(c.isdigit() for c in t)
+    )
+    view.keywords = weights
+    # The words an error uses for the problem itself ("not enough seats"), not for the thing it
+    # happened to: a reply that says them again is telling the person what went wrong.
+    view.error_tokens = frozenset(
+        token
+        for token in tokens(view.error_text[:ERROR_CHARS], stopwords)
+        - tokens(argument_text, stopwords)
+        - view.name_tokens
+        if not any(ch.isdigit() for ch in token)
+    )
+    view.quoted_text = GROUPED_NUMBER.sub(
+        "", " ".join((data, argument_text, view.context_text)).lower()
+    )
+    view.data_tokens = frozenset(data_tokens) - tokens(argument_text, stopwords)

@@ -1,0 +1,130 @@
+"""Polarity: what one unit says about one call, from the cue pack's failure, success, offer
+and aside cues."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auditor.audit.claims.calls import CallView
+from auditor.audit.claims.units import Unit
+from auditor.audit.words import words
+from auditor.rules_loader import CuePack
+
+_QUESTION_END = re.compile(r"\?[\s\W]*$")
+
+
+_INTRO_END = re.compile(r":\s*$")
+
+
+RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
+
+
+@dataclass(frozen=True)
+class Polarity:
+    failure: str | None  # id of the failure cue, None when the unit reports no failure
+    success: str | None  # id of an outright success cue
+    question: bool
+    aside: bool  # greeting or heading: not a claim unless it says outright it was done
+    offer: bool  # an offer, a question back or a statement of intent: never a claim
+    identity: bool  # speaks of who the person is
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a unit says whatever call it speaks of: its cue matches, worked out once."""
+
+    failures: tuple[tuple[str, re.Match[str]], ...]  # (cue id, match) in cue order
+    cue_text: str  # the text the failure matches were found in (opposites removed)
+    success: str | None
+    question: bool
+    aside: bool
+    offer: bool
+    reacts: bool
+    asks_to_confirm: bool
+    speaks_of_identity: bool
+
+
+def read_unit(unit: Unit, pack: CuePack) -> Reading:
+    text = unit.cue_text
+    for cue in pack.of_kind("not_failure"):
+        text = cue.regex.sub(" ", text)
+    past = any(c.regex.search(text) for c in pack.of_kind("past"))
+    failures = (
+        ()
+        if past
+        else tuple(
+            (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
+        )
+    )
+    return Reading(
+        failures=failures,
+        cue_text=text,
+        success=next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None),
+        question=bool(_QUESTION_END.search(unit.text)),
+        aside=(
+            past
+            or unit.heading
+            or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
+            or bool(_INTRO_END.search(unit.text))
+            or not unit.tokens
+        ),
+        offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
+        reacts=any(c.regex.search(unit.cue_text) for c in pack.of_kind("reacts")),
+        asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
+        speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
+    )
+
+
+def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
+    """What a unit says about one call."""
+    if unit.reading is None:
+        unit.reading = read_unit(unit, pack)
+    reading = unit.reading
+    failure = None
+    # When the call worked, a sentence that recounts its data ("Batch 2291 timed out at 02:14"
+    # from a log it read) reports the data, not a failure of the call.
+    recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
+    if not recounts_data:
+        failure = next(
+            (
+                cue_id
+                for cue_id, match in reading.failures
+                if not _quotes(reading.cue_text, match, call.quoted_text)
+            ),
+            None,
+        )
+    if (
+        failure is None
+        and reading.success is None
+        and len(unit.tokens & call.error_tokens) >= RESTATED_WORDS
+    ):
+        failure = "restates the error"
+    if (
+        failure is None
+        and call.failed
+        and reading.reacts
+        and reading.success is None
+        and unit.position < call.reply_until < float("inf")  # before the agent acted again
+    ):
+        failure = "deals with the failed step"
+    return Polarity(
+        failure,
+        reading.success,
+        reading.question,
+        reading.aside,
+        reading.offer,
+        call.identity_tool and reading.speaks_of_identity,
+    )
+
+
+def _quotes(text: str, match: re.Match[str], quoted_text: str) -> bool:
+    """True when the failure words repeat the call's own data, arguments or the request
+    (an issue titled "Fix 403 error", a page body, "re-run the failed checks")."""
+    before = words(text[: match.start()])[-1:]
+    after = words(text[match.end() :])[:1]
+    phrase = match.group(0).lower().strip()
+    for candidate in (" ".join([*before, phrase]), " ".join([phrase, *after])):
+        if len(candidate.split()) >= 2 and candidate in quoted_text:
+            return True
+    return False

@@ -1,0 +1,115 @@
+"""The claim stage's entry: each turn's calls and the reply to them, read with the cue pack of
+the reply's language."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from auditor.audit.claims.calls import CallView, prepare_call
+from auditor.audit.claims.judge import ClaimDecision, judge_reply
+from auditor.audit.claims.language import detect_language
+from auditor.audit.outcomes import is_identity_tool
+from auditor.audit.pairing import CallSlot, Texts
+from auditor.audit.words import data_text
+from auditor.model import (
+    FAILED_OUTCOMES,
+    Claim,
+    Outcome,
+)
+from auditor.rules_loader import RuleSet
+
+DEFAULT_LANGUAGE = "en"
+
+
+CONTEXT_CHARS = 50_000
+
+
+def read_claims(
+    slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet
+) -> None:
+    everything = " ".join(text for turn_texts in texts.values() for _, _, text in turn_texts)
+    conversation_language = detect_language(everything, rules, DEFAULT_LANGUAGE)
+    by_turn: dict[int, list[CallSlot]] = defaultdict(list)
+    for slot in slots:
+        by_turn[slot.turn].append(slot)
+    seen = ""  # data shown in the previous turn: a reply that recounts it quotes it
+    for turn, turn_slots in sorted(by_turn.items()):
+        shown_before = seen
+        seen = " ".join(_data_of(slot) for slot in turn_slots)[:CONTEXT_CHARS]
+        turn_texts = texts.get(turn, [])
+        first = min(s.position for s in turn_slots)
+        reply = " ".join(text for pos, _, text in turn_texts if pos > first)
+        language = detect_language(reply, rules, conversation_language) or DEFAULT_LANGUAGE
+        pack = rules.packs.get(language)
+        if pack is None:
+            name = rules.language_names.get(language, language)
+            for slot in turn_slots:
+                has_reply = any(pos > _ready_at(slot) for pos, _, _ in turn_texts)
+                slot.claim = ClaimDecision(
+                    Claim.NEUTRAL if has_reply else Claim.NONE,
+                    "no cue pack",
+                    "",
+                    language,
+                    note=f"reply in {name}: no claim cues for this language" if has_reply else "",
+                )
+            continue
+        # The person's request and what the previous turn showed; a long agent run's own data
+        # is not context, or nearly any phrase would be found in it.
+        context = requests.get(turn, "") + " " + shown_before
+        views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
+        replies = [(pos, text) for pos, _, text in turn_texts]
+        decisions = judge_reply(views, replies, pack, requests.get(turn, ""))
+        for index, slot in enumerate(turn_slots):
+            slot.claim = decisions[index]
+    # A recovered call's action is the one its retry did: the reply speaks of both as one.
+    by_id = {slot.call.id: slot for slot in slots}
+    for slot in slots:
+        retry = by_id.get(slot.recovered_by or "")
+        if retry is not None and slot.claim and retry.claim and slot.claim.claim == Claim.NEUTRAL:
+            slot.claim = retry.claim
+
+
+def _carries_data(slot: CallSlot) -> bool:
+    return slot.payload is not None and slot.outcome in (Outcome.OK, Outcome.GRAPHQL_PARTIAL)
+
+
+def _data_of(slot: CallSlot) -> str:
+    if not _carries_data(slot):
+        return ""
+    assert slot.payload is not None
+    return data_text(
+        [v.value for v in slot.payload.values], [t.text for t in slot.payload.plain], CONTEXT_CHARS
+    )
+
+
+def _ready_at(slot: CallSlot) -> int:
+    return (
+        slot.result_position
+        if slot.result_position is not None and not slot.late
+        else slot.position
+    )
+
+
+def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -> CallView:
+    view = CallView(
+        index=index,
+        name=slot.call.name,
+        arguments=slot.call.arguments,
+        server=slot.call.server,
+        identity_tool=is_identity_tool(slot.call.name, rules.outcomes),
+        ready_at=_ready_at(slot),
+        position=slot.position,
+        succeeded=slot.outcome == Outcome.OK,
+        failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
+        missing=slot.decision.missing if slot.decision else (),
+        context_text=context,
+    )
+    if _carries_data(slot):
+        assert slot.payload is not None
+        view.result_values = [v.value for v in slot.payload.values]
+        view.result_texts = [t.text for t in slot.payload.plain]
+    if slot.decision is not None and slot.outcome != Outcome.OK:
+        view.error_text = slot.decision.evidence
+    prepare_call(view, pack.stopwords)
+    return view

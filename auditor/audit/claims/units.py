@@ -1,0 +1,151 @@
+"""Units: a reply cut into sentences and clauses, markdown removed, code masked for cues."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from auditor.audit.words import tokens
+from auditor.rules_loader import CuePack
+
+if TYPE_CHECKING:  # a unit's reading is filled in by the polarity stage
+    from auditor.audit.claims.polarity import Reading
+
+_FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+_EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
+
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*•+▪◦]|\d{1,3}[.)])\s+")
+
+
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)")
+
+
+_TITLE = re.compile(r"^\s*#{1,6}\s+")
+
+
+_ALL_BOLD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)\s*:?\s*$")
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+
+
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"”’)\]]*\s+|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
+)
+
+
+UNIT_CHARS = 2000  # the longest sentence read for cues (a 1 MB run-on reply is cut)
+
+
+@dataclass
+class Unit:
+    """One sentence or clause of a reply."""
+
+    text: str  # as shown to the person (markdown removed)
+    cue_text: str  # the same with code masked, for cue matching
+    position: int
+    paragraph: int
+    sentence: int
+    clause: int
+    contrast: bool = False
+    concession: bool = False
+    heading: bool = False  # a markdown heading or a line that is all bold: a title, not a claim
+    tokens: frozenset[str] = frozenset()
+    calls: set[int] = field(default_factory=set)
+    direct: bool = False  # tied to its calls by its own words
+    reading: Reading | None = None  # its cue matches, filled in when first needed
+
+
+def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) -> list[Unit]:
+    """Sentences and clauses of one assistant text, markdown removed."""
+    contrast = pack.of_kind("contrast")
+    boundary = pack.of_kind("clause")
+    concession = pack.of_kind("concession")
+    units: list[Unit] = []
+    text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
+    sentence_index = 0
+    for paragraph, line in enumerate(text.splitlines()):
+        if not line.strip() or _TABLE_RULE.match(line):
+            continue
+        line = _LIST_MARK.sub("", line)
+        heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
+        line = _HEADING.sub("", line)
+        if line.count("|") >= 2:
+            line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
+        shown = _EMPHASIS.sub("", line)
+        for sentence in _SENTENCE_END.split(shown):
+            if not sentence.strip():
+                continue
+            pieces = _clauses(sentence, contrast, boundary, concession)
+            for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
+                clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
+                masked = _CODE_SPAN.sub(" ", clause)
+                plain = _CODE_SPAN.sub(r"\1", clause).strip()
+                units.append(
+                    Unit(
+                        text=plain,
+                        cue_text=masked,
+                        position=position,
+                        paragraph=paragraph_base + paragraph,
+                        sentence=sentence_index,
+                        clause=clause_index,
+                        contrast=is_contrast,
+                        concession=is_concession,
+                        heading=heading,
+                        tokens=frozenset(tokens(plain, pack.stopwords)),
+                    )
+                )
+            sentence_index += 1
+    return units
+
+
+def _clauses(
+    sentence: str, contrast: Sequence, boundary: Sequence, concession: Sequence
+) -> list[tuple[str, bool, bool]]:
+    """(clause, follows a contrast word, is a concession) for each clause of a sentence."""
+    cuts = {0: _starts_with(sentence, contrast)}
+    for cue in contrast:
+        for match in cue.regex.finditer(sentence):
+            if match.start() > 0:
+                cuts[match.start()] = True
+    for cue in boundary:
+        for match in cue.regex.finditer(sentence):
+            if match.start() > 0:
+                cuts.setdefault(match.start(), False)
+    starts = sorted(cuts)
+    out: list[tuple[str, bool, bool]] = []
+    for start, end in zip(starts, [*starts[1:], len(sentence)], strict=True):
+        piece = sentence[start:end].strip(" ,;—–")
+        if not piece.strip(" ,;:—–-"):
+            continue
+        is_contrast = cuts[start]
+        match = next((m for cue in concession for m in [cue.regex.search(piece)] if m), None)
+        if match is None:
+            out.append((piece, is_contrast, False))
+            continue
+        before, rest = piece[: match.start()].strip(" ,;—–"), piece[match.start() :]
+        if before:
+            out.append((before, is_contrast, False))
+            out.append((rest, False, True))
+        else:
+            head, _, tail = rest.partition(",")
+            out.append((head, is_contrast, True))
+            if tail.strip():
+                out.append((tail.strip(), False, False))
+    return out or [(sentence, False, False)]
+
+
+def _starts_with(piece: str, cues: Sequence) -> bool:
+    for cue in cues:
+        match = cue.regex.search(piece)
+        if match and not piece[: match.start()].strip(" ,;:—–-*"):
+            return True
+    return False

@@ -1,0 +1,97 @@
+"""Pairing: a conversation laid out as tool calls with their results, the turns they fall in,
+the assistant's texts per turn and the person's request per turn."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from auditor.audit.outcomes import OutcomeDecision
+from auditor.audit.payload import Payload
+from auditor.model import (
+    Conversation,
+    Outcome,
+    TextPart,
+    ToolCall,
+    ToolResult,
+)
+
+if TYPE_CHECKING:  # filled in by the claim stage, which comes after pairing
+    from auditor.audit.claims.judge import ClaimDecision
+
+
+@dataclass
+class CallSlot:
+    """A tool call as it sits in its conversation, with what the audit learns about it."""
+
+    call: ToolCall
+    position: int
+    turn: int
+    group: str
+    result: ToolResult | None = None
+    result_position: int | None = None
+    payload: Payload | None = None
+    late: bool = False
+    decision: OutcomeDecision | None = None
+    recovered_by: str | None = None
+    claim: ClaimDecision | None = None
+    timestamp: datetime | None = None  # of the message that made the call, or of its result
+
+    @property
+    def outcome(self) -> Outcome:
+        assert self.decision is not None
+        return self.decision.outcome
+
+
+Texts = dict[int, list[tuple[int, str, str]]]
+
+
+def lay_out(
+    conversation: Conversation,
+) -> tuple[list[CallSlot], Texts, dict[int, str], list[ToolResult]]:
+    """Calls in order, assistant texts per turn ``(position, group, text)``, the person's
+    request per turn, and results that matched no call."""
+    slots: list[CallSlot] = []
+    open_calls: dict[str, list[CallSlot]] = defaultdict(list)
+    texts: Texts = defaultdict(list)
+    requests: dict[int, str] = defaultdict(str)
+    orphans: list[ToolResult] = []
+    turn = 0
+    started = False
+    position = 0
+    for index, message in enumerate(conversation.messages):
+        if message.role == "user" and message.from_person:
+            turn = turn + 1 if started else 0
+            started = True
+        group = message.message_id or f"#{index}"
+        for part in message.parts:
+            position += 1
+            if isinstance(part, TextPart):
+                if message.role == "assistant" and part.text.strip():
+                    texts[turn].append((position, group, part.text))
+                elif message.from_person:
+                    requests[turn] += part.text + "\n"
+            elif isinstance(part, ToolCall):
+                started = True
+                slot = CallSlot(part, position, turn, group, timestamp=message.timestamp)
+                slots.append(slot)
+                open_calls[part.id].append(slot)
+            elif isinstance(part, ToolResult):
+                waiting = open_calls.get(part.call_id)
+                if not waiting:
+                    orphans.append(part)
+                    continue
+                slot = waiting.pop()  # the nearest open call with this id
+                slot.result, slot.result_position = part, position
+                slot.timestamp = slot.timestamp or message.timestamp
+    for slot in slots:
+        if slot.result_position is None:
+            continue
+        slot.late = any(
+            slot.position < pos < slot.result_position and group != slot.group
+            for turn_texts in texts.values()
+            for pos, group, _ in turn_texts
+        )
+    return slots, texts, requests, orphans

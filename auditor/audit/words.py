@@ -1,0 +1,166 @@
+"""Words and tokens of text, shared by recovery and the claim reader: crude stems, the
+words of tool names and argument values, and the data a result returned, as text."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+_WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
+
+
+_SUBWORD = re.compile(r"[-_./@#']+")
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+_SUFFIX = re.compile(r"(?:ing|ed|s)$")
+
+
+_DOUBLE_END = re.compile(r"([b-df-hj-np-tv-z])\1$")
+
+
+def stem(word: str) -> str:
+    """A crude stem, so that "merged", "merge" and "merging" meet."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    word = _SUFFIX.sub("", word)
+    word = word[:-1] if word.endswith("e") and len(word) > 4 else word
+    return _DOUBLE_END.sub(r"\1", word)
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words and ids of a text, numbers without thousands separators."""
+    return [
+        token
+        for word in _WORD.findall(GROUPED_NUMBER.sub("", text))
+        if (token := word.lower().strip("'"))
+    ]
+
+
+def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
+    """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
+    and stems; no stop words, no tiny words."""
+    if len(text) <= 200:
+        return set(short_tokens(text, stopwords))
+    return set(_token_stream(text, stopwords))
+
+
+@functools.lru_cache(maxsize=16384)
+def short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
+    """Tool names, argument values and sentences recur: their tokens are worked out once."""
+    return frozenset(_token_stream(text, stopwords))
+
+
+def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
+    """The first ``limit`` distinct tokens of a text, in order, reading no further than needed."""
+    seen: dict[str, None] = {}
+    for token in _token_stream(text, stopwords):
+        if token not in seen:
+            seen[token] = None
+            if len(seen) >= limit:
+                break
+    return list(seen)
+
+
+def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
+    """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic."""
+    for match in _WORD.finditer(GROUPED_NUMBER.sub("", text)):
+        yield from _word_tokens(match.group(0), stopwords)
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
+    """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
+    raw = word.strip("'")
+    if _NUMBER.fullmatch(raw):
+        return (raw,)
+    pieces = [raw, *_SUBWORD.split(raw)]
+    pieces += [
+        part for piece in pieces if piece.isalpha() for part in _CAMEL.sub(" ", piece).split()
+    ]
+    found = []
+    for piece in dict.fromkeys(pieces):
+        piece = piece.lower()
+        if not piece or piece in stopwords:
+            continue
+        has_digit = any(ch.isdigit() for ch in piece)
+        if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
+            continue
+        found.append(stem(piece))
+    return tuple(found)
+
+
+def names_a_thing(value: str) -> bool:
+    """A short argument value that names something (an id, a code, a title), not prose."""
+    return len(value) <= 60 and len(value.split()) <= 4 and "://" not in value
+
+
+def is_specific(token: str) -> bool:
+    """A token specific enough to name one thing: an id, a code, a name; not a small number."""
+    if token.isdigit():
+        return len(token) >= 3 and not (len(token) == 4 and token.startswith(("19", "20")))
+    return len(token) >= 4 or any(ch.isdigit() for ch in token)
+
+
+def name_words(name: str) -> str:
+    return " ".join(_SUBWORD.split(_CAMEL.sub(" ", name.replace("__", " "))))
+
+
+def argument_strings(value: Any, limit: int = 2000) -> Iterable[str]:
+    """String and number leaves of a JSON value, depth first, at most ``limit`` of them."""
+    stack = [value]
+    seen = 0
+    while stack and seen < limit:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, (str, int, float)):
+            seen += 1
+            yield str(item)
+
+
+def data_text(values: Iterable[Any], texts: Iterable[str], limit: int) -> str:
+    """The first ``limit`` characters of the data a result carried, as one text: JSON leaves
+    (not error parts) and plain texts. Reading stops at the limit: a large result is not walked
+    for words nobody reads."""
+    parts: list[str] = []
+    size = 0
+    for part in itertools.chain(_data_strings(values), texts):
+        parts.append(part)
+        size += len(part) + 1
+        if size > limit:
+            break
+    return " ".join(parts)[:limit]
+
+
+def _data_strings(values: Iterable[Any]) -> Iterator[str]:
+    """Leaves of a result's data in order, leaving out the error parts of a GraphQL or REST
+    answer."""
+    stack: list[Any] = list(values)[::-1]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(
+                item
+                for key, item in reversed(value.items())
+                if key not in ("errors", "error", "extensions")
+            )
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            yield str(value)

@@ -1,0 +1,91 @@
+"""Inputs of a scan: files and folders as given, standard input, and fsspec URLs."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+STDIN = "-"
+
+
+def _visible(path: Path, root: Path) -> bool:
+    return not any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
+    """(file, source name) for each input: files as given, folders walked in sorted order
+    (hidden files and folders, such as ``.git``, are left out). A URL input (``s3://…``) gives
+    (None, URL) for each file under it, read through fsspec."""
+    for given in paths:
+        path = Path(given)
+        if is_url(given):
+            yield from ((None, url) for url in expand_url(str(given)))
+        elif str(given) == STDIN:
+            yield path, STDIN
+        elif path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and _visible(child, path):
+                    yield child, str(child)
+        else:
+            yield path, str(given)
+
+
+def copy_of_stdin() -> Path:
+    """Standard input saved to a temporary file, so that detection can look at its start."""
+    with tempfile.NamedTemporaryFile(prefix="auditor-stdin-", delete=False) as handle:
+        shutil.copyfileobj(sys.stdin.buffer, handle)
+    return Path(handle.name)
+
+
+MISSING = (
+    "the dask engine and URL inputs need the optional extra: pip install 'transcript-auditor[dask]'"
+)
+
+
+def available() -> bool:
+    """Are Dask and fsspec installed (the ``dask`` extra)?"""
+    return all(importlib.util.find_spec(name) for name in ("distributed", "fsspec"))
+
+
+def is_url(name: str | Path) -> bool:
+    """An input named by a URL (``s3://…``, ``gs://…``, ``file://…``) rather than a path."""
+    return "://" in str(name)
+
+
+def _fsspec() -> Any:
+    try:
+        import fsspec
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise RuntimeError(MISSING) from exc
+    return fsspec
+
+
+def expand_url(url: str) -> Iterator[str]:
+    """The files under a URL (a folder is walked in sorted order, hidden entries left out),
+    each as a full URL."""
+    fs, root = _fsspec().core.url_to_fs(url)
+    if not fs.isdir(root):
+        yield url
+        return
+    for found in sorted(fs.find(root)):
+        relative = found[len(root.rstrip("/")) + 1 :]
+        if not any(part.startswith(".") for part in relative.split("/")):
+            yield fs.unstrip_protocol(found)
+
+
+@contextlib.contextmanager
+def fetched(url: str) -> Iterator[Path]:
+    """A local copy of the file at ``url`` for the readers (which detect formats and
+    compression from the bytes), removed afterwards; the name keeps the file's suffixes."""
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    with tempfile.TemporaryDirectory(prefix="auditor-fetch-") as folder:
+        local = Path(folder) / (name or "input")
+        with _fsspec().open(url, "rb") as remote, open(local, "wb") as copy:
+            shutil.copyfileobj(remote, copy, 1 << 20)
+        yield local

@@ -1,0 +1,74 @@
+"""Jobs: the units of work of a scan, a file or a span of a large JSONL file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from auditor.readers import Span, span_reader
+
+PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than it saves
+
+
+SPAN_BYTES = 8 << 20  # large JSONL files are read in parts of about this size
+
+
+@dataclass(frozen=True)
+class Job:
+    """One piece of work for a worker: a file, or one span of a large one. ``path`` is None
+    for a file named by a URL (the ``source``), which the worker fetches."""
+
+    path: Path | None
+    source: str
+    input_format: str | None = None
+    span: Span | None = None
+
+
+def plan(
+    inputs: Iterable[tuple[Path | None, str]],
+    input_format: str | None,
+    span_bytes: int,
+    preset: Mapping[str, Job] | None = None,
+) -> list[Job]:
+    """Jobs for the inputs: large plain files of a one-conversation-per-line format are cut at
+    line boundaries into spans of about ``span_bytes``; other files are one job each. A source
+    in ``preset`` gets that job (an incremental scan reads only the appended part of a file)."""
+    jobs: list[Job] = []
+    for path, source in inputs:
+        if preset and source in preset:
+            jobs.append(preset[source])
+            continue
+        if path is None:
+            jobs.append(Job(path, source, input_format))
+            continue
+        try:
+            reader = span_reader(path, input_format) if path.stat().st_size > span_bytes else None
+        except Exception:  # the worker reports what is wrong with this file
+            reader = None
+        if reader is None:
+            jobs.append(Job(path, source, input_format))
+        else:
+            jobs.extend(Job(path, source, reader, span) for span in cut_spans(path, span_bytes))
+    return jobs
+
+
+def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
+    """Spans of about ``span_bytes`` that start and end at line boundaries, with the number of
+    the line each starts at (counted, so that rows and rejects keep their real line numbers)."""
+    size = path.stat().st_size
+    start, line = 0, 1
+    with open(path, "rb") as handle:
+        while start < size:
+            handle.seek(min(start + span_bytes, size))
+            if handle.tell() < size:
+                handle.readline()  # on to the end of the line the cut fell in
+            end = handle.tell()
+            yield Span(start, end, line)
+            handle.seek(start)
+            remaining = end - start
+            while remaining:
+                block = handle.read(min(remaining, 8 << 20))
+                line += block.count(b"\n")
+                remaining -= len(block)
+            start = end
