@@ -7,7 +7,7 @@ person something worked when it had not. ``scan`` is the entry point for noteboo
 from auditor.model import Claim, Finding, Outcome, Severity
 from auditor.output.result import ScanResult
 from auditor.rules_loader import RuleFileError, load_rules
-from auditor.run.local import scan
+from auditor.run.pipeline import scan
 
 __all__ = [
     "Claim",

@@ -16,11 +16,17 @@ import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
+
+from auditor.readers import read_file
+from auditor.run.inputs import expand
+from auditor.run.jobs import SPAN_BYTES, plan
+from auditor.run.pipeline import scan
 
 FILES = 8
 
@@ -199,27 +205,15 @@ def _child(mode: str, folder: str, jobs: int) -> None:
                 for line in handle:
                     orjson.loads(line)
     elif mode == "read":
-        from auditor.readers import read_file
-        from auditor.run.inputs import expand
-        from auditor.run.jobs import SPAN_BYTES, plan
-
         # The readers alone, on the jobs a scan would give them (files, spans of large files):
         # every conversation built, nothing audited. No scan can be faster.
         for job in plan(expand(files), None, SPAN_BYTES):
             read_file(job.path, job.source, job.input_format, job.span)
     else:
-        import tempfile
-
-        from auditor.cli import app
-
-        # The command exactly as a nightly job runs it, tables and summary written.
+        # The scan exactly as a nightly job runs it (the pipeline behind ``auditor scan``),
+        # tables and summary written.
         with tempfile.TemporaryDirectory(prefix="auditor-bench-") as out:
-            arguments = ["scan", *map(str, files), "--out", out, "--jobs", str(jobs)]
-            try:
-                app([*arguments, "--quiet", "--fail-on", "never"], standalone_mode=False)
-            except SystemExit as exit:  # typer.Exit ends the command with its status
-                if exit.code:
-                    raise
+            scan(files, out=out, jobs=jobs, fail_on="never")
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

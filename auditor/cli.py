@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -29,11 +28,12 @@ from rich.text import Text
 
 from auditor import readers
 from auditor.evaluate import evaluate
+from auditor.output.suppress import default_suppressions
 from auditor.rules_loader import RuleFileError, load_rules
-from auditor.run import inputs
-from auditor.views.terminal import print_evaluation, print_summary
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE = 0, 1, 2, 3
+from auditor.run import pipeline
+from auditor.run.status import EXIT_INTERNAL, EXIT_USAGE
+from auditor.views.nightly import ProgressBar, print_scan
+from auditor.views.terminal import print_evaluation
 
 app = typer.Typer(
     help="Audit stored LLM tool-call transcripts for replies that claimed success when the "
@@ -207,75 +207,36 @@ def scan_command(
     ] = None,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
-    from auditor.output.baseline import BaselineError, compare, load_baseline_or_none
-    from auditor.output.suppress import (
-        DEFAULT_FILE,
-        apply_suppressions,
-        load_suppressions,
-        today_utc,
-    )
-    from auditor.run.incremental import scan_incremental
-    from auditor.views import nightly
-
-    if not paths:
-        fail("usage", "no input: give files or folders, or 'paths' in the settings", EXIT_USAGE)
-    needs_dask = engine == Engine.dask or any(inputs.is_url(p) for p in paths)
-    if needs_dask and not inputs.available():
-        fail("usage", inputs.MISSING, EXIT_USAGE)
-    if input_format is not None and input_format not in readers.READERS:
-        message = f"unknown input format {input_format!r}; known: {', '.join(readers.READERS)}"
-        fail("usage", message, EXIT_USAGE)
-    rules = _rules(rules_dir)
-    if suppressions is None and Path(DEFAULT_FILE).is_file():
-        suppressions = Path(DEFAULT_FILE)
-    try:
-        ignore = load_suppressions(suppressions) if suppressions is not None else None
-        previous = load_baseline_or_none(baseline) if baseline is not None else None
-    except (RuleFileError, BaselineError) as exc:
-        fail("suppressions" if isinstance(exc, RuleFileError) else "baseline", exc, EXIT_USAGE)
-    try:
-        today = date.fromisoformat(run_date) if run_date else today_utc()
-    except ValueError as exc:
-        fail("usage", f"--run-date: {exc}", EXIT_USAGE)
     console = Console()
     try:
-        with nightly.ProgressBar(console, enabled=not quiet) as progress:
-            result = scan_incremental(
-                paths,
-                state,
-                rules=rules,
+        with ProgressBar(console, enabled=not quiet) as progress:
+            result = pipeline.scan(
+                paths or [],
+                out=out,
+                output_format=output_format.value,
+                fail_on=fail_on.value,
+                fail_on_new=fail_on_new,
+                rules_dir=rules_dir,
                 input_format=input_format,
                 redact=redact,
                 redact_emails=redact_emails,
                 jobs=jobs,
-                progress=progress,
                 engine=engine.value,
                 scheduler=scheduler,
+                suppressions=suppressions or default_suppressions(),
+                baseline=baseline,
+                state=state,
+                partition_by_date=partition_by_date,
+                run_date=run_date,
+                progress=progress,
             )
-        if ignore is not None:
-            result = apply_suppressions(result, ignore, today)
-        if previous is not None:
-            result = compare(result, previous)
-        summary = result.summary()
-        folder = nightly.run_folder(out, partition_by_date, today)
-        nightly.write_run(folder, result, summary, output_format.value, partition_by_date)
+    except pipeline.ScanRefused as exc:
+        fail(exc.kind, exc.error, EXIT_USAGE)
     except Exception as exc:  # one JSON line a scheduler can log, not a traceback
-        fail("internal", f"{type(exc).__name__}: {exc}", nightly.EXIT_INTERNAL)
+        fail("internal", f"{type(exc).__name__}: {exc}", EXIT_INTERNAL)
     if not quiet:
-        print_summary(console, summary, result.lazy_calls)
-        nightly.print_nightly(console, summary)
-        console.print(
-            f"Wrote {folder}/calls.{output_format.value}, findings, rejects.jsonl, "
-            "summary.json" + (", resolved" if result.resolved is not None else "")
-        )
-    raise typer.Exit(nightly.exit_status(summary, fail_on.value, only_new=fail_on_new))
-
-
-def exit_status(summary: dict, fail_on: FailOn) -> int:
-    """The documented exit status of a scan."""
-    from auditor.views.nightly import exit_status as status
-
-    return status(summary, fail_on.value)
+        print_scan(console, result, output_format.value)
+    raise typer.Exit(result.exit_status)
 
 
 @app.command("diff")

@@ -15,7 +15,7 @@ import polars as pl
 from auditor.model import Claim, Finding
 from auditor.rules_loader import RuleSet
 from auditor.run.inputs import expand
-from auditor.run.local import scan
+from auditor.run.pipeline import scan
 
 LABELS = "labels.jsonl"
 KEY = ["conversation_id", "tool_call_id"]

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 
 def _shipped() -> Any:
@@ -268,7 +268,7 @@ class RuleSet:
     language_names: dict[str, str] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
-    impact: Any = None  # auditor.audit.impact.ImpactRules: what a call would have done
+    impact: Any = None  # ImpactRules: what a call would have done
 
     @cached_property
     def marker_weights(self) -> dict[str, list[tuple[str, float]]]:
@@ -397,10 +397,6 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     for code, pack in packs.items():
         languages[code] = pack.markers
         language_names[code] = pack.name
-    from auditor.audit.impact import (
-        load_impact_rules,  # it builds on the helpers above
-    )
-
     impact = load_impact_rules(user, files)
     return RuleSet(
         outcomes=outcomes,
@@ -411,3 +407,67 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         origins=origins,
         impact=impact,
     )
+
+
+# ----------------------------------------------------------------------------- impact.toml
+class _Pattern(Strict):
+    @field_validator("pattern", "mutation", "query", check_fields=False)
+    @classmethod
+    def _compiles(cls, value: str) -> str:
+        return check_pattern(value)
+
+
+class GraphQLRule(_Pattern):
+    mutation: str
+    query: str
+
+
+class WriteArgument(_Pattern):
+    id: str
+    keys: list[str]
+    pattern: str
+
+
+class NameWords(Strict):
+    write_words: list[str] = Field(default_factory=list)
+    read_words: list[str] = Field(default_factory=list)
+
+
+class ImpactRulesFile(Strict):
+    graphql: GraphQLRule | None = None
+    write_argument: list[WriteArgument] = Field(default_factory=list)
+    names: NameWords = Field(default_factory=NameWords)
+
+
+class ImpactRules:
+    """Compiled ``impact.toml``."""
+
+    def __init__(self, rules: ImpactRulesFile) -> None:
+        graphql = rules.graphql or GraphQLRule(mutation=r"^\s*mutation\b", query=r"^\s*query\b")
+        self.mutation = re.compile(graphql.mutation, re.IGNORECASE)
+        self.query = re.compile(graphql.query, re.IGNORECASE)
+        self.write_arguments = [
+            (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.write_argument
+        ]
+        self.write_words = frozenset(w.lower() for w in rules.names.write_words)
+        self.read_words = frozenset(w.lower() for w in rules.names.read_words)
+
+
+def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> ImpactRules:
+    """The shipped ``impact.toml`` with a user's own layered over it; labels go to ``files``."""
+    merged: dict[str, Any] = {}
+    for path, label in rule_layers("impact.toml", user_dir):
+        data = read_toml(path, label)
+        validate_file(ImpactRulesFile, data, label)
+        merged = merge_layers(merged, data)
+        if files is not None:
+            files.append(label)
+    checked = validate_file(ImpactRulesFile, merged, "impact.toml")
+    assert isinstance(checked, ImpactRulesFile)
+    return ImpactRules(checked)
+
+
+@lru_cache(maxsize=1)
+def default_impact_rules() -> ImpactRules:
+    """The shipped ``impact.toml``, read once (for rule sets built without one)."""
+    return load_impact_rules(None)

@@ -255,9 +255,9 @@ def test_a_write_that_fails_leaves_the_previous_table_whole(tmp_path: Path, monk
 
 
 def test_the_dask_engine_without_its_extra_is_a_usage_error(tmp_path: Path, monkeypatch):
-    from auditor.run import dask_engine
+    from auditor.run import inputs
 
-    monkeypatch.setattr(dask_engine, "available", lambda: False)
+    monkeypatch.setattr(inputs, "available", lambda: False)
     result = run("scan", SAMPLES, "--out", tmp_path, "--engine", "dask")
     assert result.exit_code == 2
     assert "transcript-auditor[dask]" in result.output

@@ -6,30 +6,17 @@ write ranks above one on a read: ``rank`` gives the order findings are listed in
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import polars as pl
-from pydantic import Field, field_validator
 
-from auditor.audit.outcomes import is_identity_tool
+from auditor.audit.tools import bare_tool_name, is_identity_tool, tool_words
 from auditor.model import ToolCall
 from auditor.rules_loader import (
+    ImpactRules,
     OutcomeRules,
-    RuleFileError,
-    Strict,
-    check_pattern,
-    merge_layers,
-    read_toml,
-    rule_layers,
-    validate_file,
 )
-
-_MCP_PREFIX = re.compile(r"^(?:mcp__[^_]+(?:_[^_]+)*?__|[\w-]+[./])")
-_WORD_SPLIT = re.compile(r"[_\-.\s/:]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
 class Impact(StrEnum):
@@ -43,75 +30,6 @@ class Impact(StrEnum):
 IMPACT_RANK = {Impact.WRITE: 0, Impact.UNKNOWN: 1, Impact.READ: 2, Impact.IDENTITY: 2}
 SEVERITY_RANK = {"critical": 0, "warning": 1}
 RANK_COLUMNS = ("severity", "impact", "source", "line", "tool_call_id")  # what ``ranked`` reads
-
-
-class _Pattern(Strict):
-    @field_validator("pattern", "mutation", "query", check_fields=False)
-    @classmethod
-    def _compiles(cls, value: str) -> str:
-        return check_pattern(value)
-
-
-class GraphQLRule(_Pattern):
-    mutation: str
-    query: str
-
-
-class WriteArgument(_Pattern):
-    id: str
-    keys: list[str]
-    pattern: str
-
-
-class NameWords(Strict):
-    write_words: list[str] = Field(default_factory=list)
-    read_words: list[str] = Field(default_factory=list)
-
-
-class ImpactRulesFile(Strict):
-    graphql: GraphQLRule | None = None
-    write_argument: list[WriteArgument] = Field(default_factory=list)
-    names: NameWords = Field(default_factory=NameWords)
-
-
-class ImpactRules:
-    """Compiled ``impact.toml``."""
-
-    def __init__(self, rules: ImpactRulesFile) -> None:
-        graphql = rules.graphql or GraphQLRule(mutation=r"^\s*mutation\b", query=r"^\s*query\b")
-        self.mutation = re.compile(graphql.mutation, re.IGNORECASE)
-        self.query = re.compile(graphql.query, re.IGNORECASE)
-        self.write_arguments = [
-            (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.write_argument
-        ]
-        self.write_words = frozenset(w.lower() for w in rules.names.write_words)
-        self.read_words = frozenset(w.lower() for w in rules.names.read_words)
-
-
-def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> ImpactRules:
-    """The shipped ``impact.toml`` with a user's own layered over it; labels go to ``files``."""
-    merged: dict[str, Any] = {}
-    for path, label in rule_layers("impact.toml", user_dir):
-        data = read_toml(path, label)
-        validate_file(ImpactRulesFile, data, label)
-        merged = merge_layers(merged, data)
-        if files is not None:
-            files.append(label)
-    checked = validate_file(ImpactRulesFile, merged, "impact.toml")
-    assert isinstance(checked, ImpactRulesFile)
-    return ImpactRules(checked)
-
-
-@lru_cache(maxsize=1)
-def default_impact_rules() -> ImpactRules:
-    """The shipped ``impact.toml``, read once (for rule sets built without one)."""
-    return load_impact_rules(None)
-
-
-def tool_words(name: str) -> list[str]:
-    """The words of a tool name, MCP prefix removed: ``mcp__slack__postMessage`` → post, message."""
-    bare = _MCP_PREFIX.sub("", name) or name
-    return [w.lower() for w in _WORD_SPLIT.split(bare) if w]
 
 
 def argument_strings(value: Any, depth: int = 0) -> list[tuple[str, str]]:
@@ -143,7 +61,7 @@ def impact_of(
     arguments, then the words of its name decide (see ``rules/impact.toml``)."""
     hints = (annotations or {}).get(call.name)
     if hints is None and annotations:
-        bare = _MCP_PREFIX.sub("", call.name)
+        bare = bare_tool_name(call.name)
         hints = annotations.get(bare)
     if isinstance(hints, dict):
         if hints.get("destructiveHint") is True or hints.get("readOnlyHint") is False:
@@ -181,14 +99,3 @@ def ranked(frame: pl.DataFrame | pl.LazyFrame) -> Any:
     columns = frame.collect_schema().names()
     keys = [severity_rank, impact_rank] if "impact" in columns else [severity_rank]
     return frame.sort([*keys, "source", "line", "tool_call_id"], nulls_last=True)
-
-
-__all__ = [
-    "IMPACT_RANK",
-    "RANK_COLUMNS",
-    "Impact",
-    "ImpactRules",
-    "RuleFileError",
-    "impact_of",
-    "ranked",
-]

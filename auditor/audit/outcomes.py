@@ -12,12 +12,12 @@ from typing import Any
 
 from auditor.audit import graphql
 from auditor.audit.payload import Payload, clip, read_payload
+from auditor.audit.tools import is_identity_tool
 from auditor.model import Outcome, ToolCall, ToolResult
 from auditor.rules_loader import OutcomeRules
 
 # Wrappers a client puts around a transport error before the "MCP error ..." text.
 _WRAPPER = re.compile(r"^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?")
-_NAME_SEPARATORS = re.compile(r"__|[./:]")
 ERROR_TEXT_CHARS = 8192  # error reports say what they are at the start: never scan further
 
 
@@ -28,17 +28,6 @@ class OutcomeDecision:
     evidence: str = ""
     pointer: str = ""
     missing: tuple[str, ...] = ()  # for graphql_partial: the fields that did not come back
-
-
-def base_tool_name(name: str) -> str:
-    """A tool name without its MCP server prefix (``mcp__github__get_me`` -> ``get_me``)."""
-    pieces = [p for p in _NAME_SEPARATORS.split(name) if p]
-    return pieces[-1] if pieces else name
-
-
-def is_identity_tool(name: str, rules: OutcomeRules) -> bool:
-    lowered = name.lower()
-    return lowered in rules.identity_tools or base_tool_name(lowered) in rules.identity_tools
 
 
 def decide(

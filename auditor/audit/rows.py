@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from auditor.audit.impact import default_impact_rules, impact_of
+from auditor.audit.impact import impact_of
 from auditor.audit.pairing import CallSlot
 from auditor.audit.payload import clip
 from auditor.audit.verdict import finding_for
@@ -15,7 +15,7 @@ from auditor.model import (
 )
 from auditor.output.fingerprint import identities
 from auditor.redact import Redactor
-from auditor.rules_loader import RuleSet
+from auditor.rules_loader import RuleSet, default_impact_rules
 
 
 def _person(user_id: str | None, redactor: Redactor) -> str | None:

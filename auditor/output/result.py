@@ -39,6 +39,9 @@ class ScanResult:
     # More summary sections: reading (incremental), suppressions, baseline, signatures.
     sections: dict[str, Any] = field(default_factory=dict)
     resolved: pl.DataFrame | None = None  # baseline findings gone in this scan
+    folder: Path | None = None  # the run folder the tables were written to, if any
+    exit_status: int | None = None  # the documented exit status, once the pipeline decided it
+    run_summary: dict[str, Any] | None = None  # the summary the pipeline wrote and judged
 
     @functools.cached_property
     def calls(self) -> pl.DataFrame:

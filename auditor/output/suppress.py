@@ -127,6 +127,11 @@ def load_suppressions(path: str | Path) -> Suppressions:
     return Suppressions(file=str(path), entries=list(checked.suppress))
 
 
+def default_suppressions() -> Path | None:
+    """The suppressions file a scan reads when none is named: ./auditor-ignore.toml, if any."""
+    return Path(DEFAULT_FILE) if Path(DEFAULT_FILE).is_file() else None
+
+
 def today_utc() -> date:
     return datetime.now(UTC).date()
 

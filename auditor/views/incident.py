@@ -16,7 +16,9 @@ from typing import Any
 import polars as pl
 
 from auditor.audit.impact import ranked
+from auditor.audit.tools import SERVER_SEPARATORS
 from auditor.model import FAILED_OUTCOMES, Finding, Outcome
+from auditor.views.terminal import safe
 
 FALSE_CLAIMS = (Finding.FALSE_SUCCESS, Finding.IDENTITY_ASSUMED, Finding.UNLABELLED_PARTIAL)
 FAILED = sorted(o.value for o in (*FAILED_OUTCOMES, Outcome.IDENTITY_NULL))
@@ -130,8 +132,8 @@ def parse_moment(text: str, *, end: bool = False) -> datetime:
 
 
 def _bare(name: pl.Expr) -> pl.Expr:
-    """A tool name without its MCP prefix (``mcp__slack__post`` → ``post``)."""
-    return name.str.replace(r"^mcp__.+?__", "")
+    """``bare_tool_name`` over a column: a tool name without its MCP prefix."""
+    return name.str.replace(rf"^.*(?:{SERVER_SEPARATORS})", "")
 
 
 def select(calls: pl.DataFrame | pl.LazyFrame, filters: Filters) -> pl.LazyFrame:
@@ -273,8 +275,6 @@ def print_incident(console: Any, incident: Incident, *, affected: int = 20) -> N
     """The blast radius for the terminal; transcript text (evidence) shown as plain text."""
     from rich.table import Table
     from rich.text import Text
-
-    from auditor.views.terminal import safe
 
     console.print(Text.assemble(("Incident: ", "bold"), safe(incident.filters.describe())))
     seen = (

@@ -1,16 +1,9 @@
-"""A nightly run put together: where its tables go, what fails it, what it prints.
-
-The pieces are library functions a notebook can call too: ``incremental.scan_incremental``,
-``suppress.apply_suppressions``, ``baseline.compare``; this module writes the result (as a
-dated partition when asked), decides the exit status, and renders the nightly parts of the
-report (new, resolved, signatures, expired suppressions) and ``auditor diff``.
-"""
+"""The nightly parts of what a scan prints (what was read, new, resolved, signatures, expired
+suppressions), ``auditor diff``, and the progress bar of long scans."""
 
 from __future__ import annotations
 
 import time
-from datetime import date
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -19,13 +12,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from auditor.output.baseline import PARTITION_PREFIX
 from auditor.output.result import ScanResult
-from auditor.output.tables import write_frame, write_outputs
-from auditor.views.terminal import safe
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_PARTLY_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
-LEVELS = {"critical": ("critical",), "warning": ("critical", "warning"), "never": ()}
+from auditor.views.terminal import print_summary, safe
 
 
 class ProgressBar:
@@ -67,58 +55,6 @@ class ProgressBar:
     ) -> None:
         if self.bar is not None:
             self.bar.stop()
-
-
-def run_folder(out: Path, partition_by_date: bool, run_date: date) -> Path:
-    """Where this run's tables go: ``out``, or its partition ``run_date=YYYY-MM-DD``."""
-    return out / f"{PARTITION_PREFIX}{run_date.isoformat()}" if partition_by_date else out
-
-
-def write_run(
-    folder: Path,
-    result: ScanResult,
-    summary: dict[str, Any],
-    fmt: str,
-    partition_by_date: bool = False,
-) -> list[Path]:
-    """The run's tables in ``folder``; ``resolved.<fmt>`` when a baseline was compared.
-
-    In a partitioned dataset the calls table is the only parquet file of a partition, so that
-    ``pl.scan_parquet("DIR/**/*.parquet")`` reads calls and nothing else: findings and
-    resolved are written as JSON lines beside it.
-    """
-    side = "jsonl" if partition_by_date and fmt == "parquet" else fmt
-    written = write_outputs(
-        folder, result.lazy_calls, result.lazy_rejects, summary, fmt, findings_format=side
-    )
-    if result.resolved is not None:
-        path = folder / f"resolved.{side}"
-        resolved = result.resolved
-        if side == "csv":  # csv holds no nested values
-            resolved = resolved.select(pl.exclude(pl.List, pl.Struct))
-        write_frame(resolved, path, side)
-        written.append(path)
-    return written
-
-
-def exit_status(summary: dict[str, Any], fail_on: str, only_new: bool = False) -> int:
-    """The documented exit status of a scan (see the README's table).
-
-    Suppressed findings never count. With ``only_new``, only new findings and new signatures
-    at or above ``fail_on`` do (without a baseline every finding is new)."""
-    levels = LEVELS[fail_on]
-    if only_new and "baseline" in summary:
-        known = summary["baseline"]
-        failing = any(
-            known["new_by_severity"][s] or known["new_signatures_by_severity"][s] for s in levels
-        )
-    else:
-        failing = any(summary["severity"][s] for s in levels)
-    if failing:
-        return EXIT_FINDINGS
-    if summary["rejects"]:
-        return EXIT_PARTLY_UNREADABLE
-    return EXIT_OK
 
 
 def print_nightly(console: Console, summary: dict[str, Any]) -> None:
@@ -205,3 +141,16 @@ def print_diff(console: Console, diff: dict[str, Any]) -> None:
     new_signatures = [s for s in diff["signatures"] if s.get("status") == "new"]
     for entry in new_signatures:
         console.print("new signature ", safe(entry["signature"]), f"  ×{entry['count']}", sep="")
+
+
+def print_scan(console: Console, result: ScanResult, output_format: str) -> None:
+    """What ``auditor scan`` prints: the summary, the findings, the nightly lines and what was
+    written."""
+    summary = result.run_summary or result.summary()
+    print_summary(console, summary, result.lazy_calls)
+    print_nightly(console, summary)
+    if result.folder is not None:
+        console.print(
+            f"Wrote {result.folder}/calls.{output_format}, findings, rejects.jsonl, "
+            "summary.json" + (", resolved" if result.resolved is not None else "")
+        )

@@ -9,8 +9,8 @@ from typing import Any
 from auditor.audit.claims.calls import CallView, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
-from auditor.audit.outcomes import is_identity_tool
 from auditor.audit.pairing import CallSlot, Texts
+from auditor.audit.tools import is_identity_tool
 from auditor.audit.words import data_text
 from auditor.model import (
     FAILED_OUTCOMES,

@@ -1,0 +1,33 @@
+"""Tool names: the one place that knows how hosts prefix a tool with its MCP server.
+
+``mcp__github__get_me`` (Claude Code), ``github.get_me``, ``github/get_me`` and
+``github:get_me`` all name the tool ``get_me`` of the server ``github``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.rules_loader import OutcomeRules
+
+# What separates a server from its tool in the names hosts give.
+SERVER_SEPARATORS = r"__|[./:]"
+_SEPARATORS = re.compile(SERVER_SEPARATORS)
+_WORD_SPLIT = re.compile(r"[_\-.\s/:]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def bare_tool_name(name: str) -> str:
+    """A tool name without its MCP server prefix (``mcp__github__get_me`` -> ``get_me``)."""
+    pieces = [p for p in _SEPARATORS.split(name) if p]
+    return pieces[-1] if pieces else name
+
+
+def tool_words(name: str) -> list[str]:
+    """The words of a tool name, MCP prefix removed: ``mcp__slack__postMessage`` → post, message."""
+    return [w.lower() for w in _WORD_SPLIT.split(bare_tool_name(name)) if w]
+
+
+def is_identity_tool(name: str, rules: OutcomeRules) -> bool:
+    """Is this one of the rules' identity tools (``get_me``, ``whoami``...), prefix or not?"""
+    lowered = name.lower()
+    return lowered in rules.identity_tools or bare_tool_name(lowered) in rules.identity_tools
