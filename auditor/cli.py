@@ -373,7 +373,7 @@ RootOption = Annotated[
 def _calls(out: Path) -> pl.LazyFrame:
     """The calls table of an output folder or of a dataset of runs (``run_date=`` partitions),
     lazily; a folder with no scan output stops the command with a usage error."""
-    from auditor.notebook import load
+    from auditor.output.folder import load
 
     try:
         return load(out)

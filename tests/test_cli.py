@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.output.tables import SPEC_COLUMNS
+from auditor.output.columns import SPEC_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_transcripts"

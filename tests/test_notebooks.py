@@ -9,8 +9,9 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
-from auditor.notebook import load, timeline
-from auditor.output.tables import CALLS_SCHEMA
+from auditor.notebook import timeline
+from auditor.output.columns import CALLS_SCHEMA
+from auditor.output.folder import load
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -13,7 +13,6 @@ from auditor.model import (
     SEVERITY,
     Conversation,
 )
-from auditor.output.fingerprint import identities
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, default_impact_rules
 
@@ -66,5 +65,4 @@ def call_row(
             conversation.metadata.get("tool_annotations"),
         ).value,
     }
-    row.update(identities(row), suppressed=False)
     return row

@@ -21,10 +21,10 @@ import orjson
 import polars as pl
 
 from auditor.output.fingerprint import fingerprint, signature, signature_summary
+from auditor.output.folder import latest_run, scan_calls
 from auditor.output.result import ScanResult
-from auditor.output.tables import FORMATS, findings, read_calls
+from auditor.output.tables import findings, read_calls
 
-PARTITION_PREFIX = "run_date="
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 SEVERITIES = ("critical", "warning")
 
@@ -41,21 +41,6 @@ class Baseline:
     findings: pl.LazyFrame  # read from ``folder`` when compared, not held
     signatures: dict[str, dict[str, Any]]  # signature -> its summary entry (first_seen, …)
     generated_at: str | None = None
-
-
-def run_folder(folder: str | Path) -> Path:
-    """The folder of a run's tables: ``folder`` itself, or its latest ``run_date=`` partition."""
-    folder = Path(folder)
-    if any((folder / f"calls.{fmt}").exists() for fmt in FORMATS):
-        return folder
-    partitions = sorted(
-        p
-        for p in folder.glob(f"{PARTITION_PREFIX}*")
-        if any((p / f"calls.{fmt}").exists() for fmt in FORMATS)
-    )
-    if not partitions:
-        raise BaselineError(f"{folder}: no calls table (calls.parquet, .jsonl or .csv) found")
-    return partitions[-1]
 
 
 def no_previous_run(folder: str | Path) -> Baseline:
@@ -100,18 +85,14 @@ def _with_identities(calls: Frame) -> Frame:
     return calls
 
 
-def _scan_calls(where: Path) -> pl.LazyFrame:
-    """A run's calls table, lazily when it is parquet (only its findings are kept)."""
-    if (where / "calls.parquet").exists():
-        return pl.scan_parquet(where / "calls.parquet")
-    return read_calls(where).lazy()
-
-
 def load_baseline(folder: str | Path) -> Baseline:
     """The previous run written to ``folder`` (an output folder, or a dataset of dated
     partitions, whose latest partition is taken)."""
-    where = run_folder(folder)
-    calls = _scan_calls(where)
+    try:
+        where = latest_run(folder)
+    except FileNotFoundError as exc:
+        raise BaselineError(str(exc)) from exc
+    calls = scan_calls(where)
     found = _with_identities(findings(calls))
     summary_path = where / "summary.json"
     summary = orjson.loads(summary_path.read_bytes()) if summary_path.exists() else {}
@@ -216,7 +197,10 @@ def diff(old: str | Path, new: str | Path) -> dict[str, Any]:
     """Compare two output folders as a scan of ``new`` with ``--baseline old`` would: the
     findings of ``new`` marked new or persisting, the resolved ones, and the signatures."""
     baseline = load_baseline(old)
-    where = run_folder(new)
+    try:
+        where = latest_run(new)
+    except FileNotFoundError as exc:
+        raise BaselineError(str(exc)) from exc
     calls = _with_identities(read_calls(where))
     if "suppressed" not in calls.columns:
         calls = calls.with_columns(suppressed=pl.lit(False))

@@ -9,10 +9,8 @@ from typing import Any
 
 import polars as pl
 
-from auditor.output.tables import (
-    findings,
-    summarize,
-)
+from auditor.output.summary import summarize
+from auditor.output.tables import findings
 
 
 @dataclass

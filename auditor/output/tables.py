@@ -1,61 +1,19 @@
-"""The calls table: its schema declared once, the writers, and the run summary."""
+"""The calls table as frames, and its writers: each table written whole or not at all."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 import polars as pl
 
-from auditor.model import Claim, Finding, Outcome, Reject
-from auditor.output.fingerprint import signature_summary
+from auditor.model import Reject
+from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 
-# The spec's public columns first, then the explanations this tool adds.
-CALLS_SCHEMA: dict[str, pl.DataType] = {
-    "conversation_id": pl.String(),
-    "tool_call_id": pl.String(),
-    "tool_name": pl.String(),
-    "outcome": pl.String(),
-    "claim": pl.String(),
-    "recovered": pl.Boolean(),
-    "finding": pl.String(),
-    "severity": pl.String(),
-    "source": pl.String(),
-    "line": pl.Int64(),
-    "format": pl.String(),
-    "server": pl.String(),
-    "turn": pl.Int64(),
-    "call_line": pl.Int64(),
-    "outcome_rule": pl.String(),
-    "evidence": pl.String(),
-    "evidence_pointer": pl.String(),
-    "claim_cue": pl.String(),
-    "claim_sentence": pl.String(),
-    "language": pl.String(),
-    "recovered_by": pl.String(),
-    "note": pl.String(),
-    "timestamp": pl.Datetime("us", "UTC"),
-    "user_id": pl.String(),
-    "impact": pl.String(),
-    # Nightly runs (issue 7, auditor/fingerprint.py, suppress.py, baseline.py):
-    "fingerprint": pl.String(),  # a finding's identity across runs
-    "signature": pl.String(),  # a failing call's failure pattern
-    "suppressed": pl.Boolean(),  # the finding matches an entry of the suppressions file
-    "baseline": pl.String(),  # "new" or "persisting" against --baseline
-}
-SPEC_COLUMNS = list(CALLS_SCHEMA)[:10]
-REJECTS_SCHEMA: dict[str, pl.DataType] = {
-    "source": pl.String(),
-    "line": pl.Int64(),
-    "offset": pl.Int64(),
-    "reason": pl.String(),
-    "excerpt": pl.String(),
-}
 FORMATS = ("parquet", "jsonl", "csv")
 ROW_GROUP = 50_000  # rows per parquet row group
 
@@ -73,62 +31,6 @@ Table = pl.DataFrame | pl.LazyFrame
 
 def findings(calls: Table) -> Table:
     return calls.filter(pl.col("finding").is_not_null())
-
-
-def summarize(
-    calls: Table,
-    rejects: Table,
-    *,
-    files: int,
-    conversations: int,
-    skipped: list[tuple[str, str]] | None = None,
-    passed_over: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    """Counts by outcome, claim, finding and severity, and what could not be read."""
-    skipped = skipped or []
-    skipped_by_reason: dict[str, int] = {}
-    for _, reason in skipped:
-        skipped_by_reason[reason] = skipped_by_reason.get(reason, 0) + 1
-
-    calls, rejects = calls.lazy(), rejects.lazy()
-
-    def counted(frame: pl.LazyFrame, column: str) -> dict[str, int]:
-        """Rows per value of a column (the tables are read once per count, never held)."""
-        return {
-            str(name): int(n)
-            for name, n in frame.group_by(column).len().collect().iter_rows()
-            if name is not None
-        }
-
-    def counts(column: str, vocabulary: Iterable[str]) -> dict[str, int]:
-        found = counted(calls, column)
-        return {name: found.get(name, 0) for name in vocabulary}
-
-    totals = calls.select(pl.len(), pl.col("recovered").sum()).collect().row(0)
-    # Suppressed findings stay in the table but count for no alert.
-    suppressed = pl.col("suppressed").fill_null(False)
-    severity = counted(findings(calls).filter(~suppressed), "severity")
-    n_suppressed = findings(calls).filter(suppressed).select(pl.len()).collect().item()
-    generated_at = datetime.now(UTC).isoformat(timespec="seconds")
-    by_reason = counted(rejects, "reason")
-    return {
-        "generated_at": generated_at,
-        "files": files,
-        "conversations": conversations,
-        "tool_calls": int(totals[0]),
-        "outcomes": counts("outcome", [o.value for o in Outcome]),
-        "claims": counts("claim", [c.value for c in Claim]),
-        "findings": counts("finding", [f.value for f in Finding]),
-        "severity": {name: severity.get(name, 0) for name in ("critical", "warning")},
-        "suppressed": int(n_suppressed),
-        "recovered": int(totals[1] or 0),
-        "skipped_files": len(skipped),
-        "skipped_by_reason": skipped_by_reason,
-        "passed_over_by_reason": dict(passed_over or {}),
-        "rejects": sum(by_reason.values()),
-        "rejects_by_reason": dict(sorted(by_reason.items(), key=lambda item: -item[1])),
-        "signatures": signature_summary(calls, generated_at),
-    }
 
 
 def _atomic(path: Path, write) -> None:

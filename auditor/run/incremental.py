@@ -40,8 +40,9 @@ import orjson
 import polars as pl
 from pydantic import BaseModel
 
+from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
-from auditor.output.tables import CALLS_SCHEMA, REJECTS_SCHEMA, Table
+from auditor.output.tables import Table
 from auditor.readers import Span, span_reader
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.run.inputs import STDIN, expand

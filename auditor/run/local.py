@@ -12,11 +12,8 @@ from typing import Any
 
 import polars as pl
 
+from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
-from auditor.output.tables import (
-    CALLS_SCHEMA,
-    REJECTS_SCHEMA,
-)
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.run import dask_engine

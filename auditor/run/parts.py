@@ -7,9 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
-from auditor.output.tables import (
-    CALLS_SCHEMA,
-)
+from auditor.output.columns import CALLS_SCHEMA
 from auditor.run.worker import part_path
 
 REPEATED = "tool call already audited from another file (same conversation and call id)"

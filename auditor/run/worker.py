@@ -11,10 +11,8 @@ import polars as pl
 
 from auditor.audit.conversation import audit_conversation
 from auditor.model import Reject
-from auditor.output.tables import (
-    calls_frame,
-    rejects_frame,
-)
+from auditor.output.fingerprint import identities
+from auditor.output.tables import calls_frame, rejects_frame
 from auditor.readers import read_file
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
@@ -76,7 +74,8 @@ def audit_rows(
     rows: list[dict[str, Any]] = []
     for conversation in read.conversations:
         audited = audit_conversation(conversation, rules, redactor)
-        rows.extend(audited.rows)
+        # The columns that follow a finding across nights are the output stage's.
+        rows.extend({**row, **identities(row), "suppressed": False} for row in audited.rows)
         for orphan in audited.orphan_results:
             rejects.append(
                 Reject(

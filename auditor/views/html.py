@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 import polars as pl
 
-from auditor.notebook import load
+from auditor.output.folder import load
 from auditor.redact import Redactor
 from auditor.views.incident import Filters, Incident, blast_radius, users_line, when
 from auditor.views.timeline import TIMELINE_CSS, Timeline, build, to_html, to_markdown
