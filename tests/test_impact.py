@@ -1,9 +1,10 @@
 """The impact column: what a failed call would have done, and writes ranked above reads."""
 
 import polars as pl
-from auditor.audit.impact import Impact, impact_of, ranked, tool_words
 from builders import assistant, audit, call, chat, rules, text_block, tool, user
 
+from auditor.audit.impact import Impact, impact_of, ranked
+from auditor.audit.tools import tool_words
 from auditor.model import ToolCall
 from auditor.views.terminal import first_findings
 
