@@ -26,13 +26,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from auditor import readers
+from auditor import catalogue, readers
 from auditor.evaluate import evaluate
 from auditor.output.suppress import default_suppressions
 from auditor.rules_loader import RuleFileError, load_rules
 from auditor.run import pipeline
 from auditor.run.status import EXIT_INTERNAL, EXIT_USAGE
 from auditor.views.nightly import ProgressBar, print_scan
+from auditor.views.rules import print_explanation, print_rules
 from auditor.views.terminal import print_evaluation
 
 app = typer.Typer(
@@ -294,37 +295,29 @@ def eval_command(
 
 @app.command("rules")
 def rules_command(
+    rule_id: Annotated[
+        str | None,
+        typer.Argument(help="A rule id, finding, cue id or cue family to explain (as --explain)."),
+    ] = None,
+    explain: Annotated[
+        str | None,
+        typer.Option("--explain", help="Explain one id: what it catches, why, an example."),
+    ] = None,
     rules_dir: RulesOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every cue.")] = False,
 ) -> None:
-    """List the rule files and cue packs in use, and where each cue came from."""
-    rules = _rules(rules_dir)
-    console = Console()
-    console.print("Rule files:", highlight=False)
-    for name in rules.files:
-        console.print(f"  {name}", markup=False, highlight=False)
-    packs = Table(title="Claim cue packs")
-    for column in ("language", "name", "cues", "from"):
-        packs.add_column(column)
-    for language, pack in sorted(rules.packs.items()):
-        sources = sorted({cue.source for cue in pack.cues})
-        packs.add_row(language, pack.name, str(len(pack.cues)), "\n".join(sources))
-    console.print(packs)
-    recognised = sorted(set(rules.languages) - set(rules.packs))
-    if recognised:
-        console.print(
-            "Recognised without a pack (claim neutral with a note): "
-            + ", ".join(f"{code} ({rules.language_names.get(code, code)})" for code in recognised),
-            highlight=False,
-        )
-    if verbose:
-        cues = Table(title="Cues")
-        for column in ("id", "kind", "from", "pattern"):
-            cues.add_column(column, overflow="fold")
-        for pack in rules.packs.values():
-            for cue in pack.cues:
-                cues.add_row(cue.id, cue.kind, cue.source, cue.regex.pattern)
-        console.print(cues)
+    """List every rule (outcome rules, findings, claim cue families, impact rules) with the
+    rule files and cue packs in use; --explain ID prints one rule's explanation."""
+    wanted = explain or rule_id
+    if wanted is not None:
+        try:
+            entry = catalogue.explain(wanted)
+        except catalogue.UnknownRuleError as exc:
+            Console(stderr=True).print(str(exc), markup=False)
+            raise typer.Exit(EXIT_USAGE) from exc
+        print_explanation(Console(), wanted, entry)
+        return
+    print_rules(Console(), _rules(rules_dir), catalogue.load_catalogue(), verbose=verbose)
 
 
 @app.command("bench")

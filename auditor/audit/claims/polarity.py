@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from auditor.audit.claims.calls import CallView
+from auditor.audit.claims.identity import claims_identity, speaks_of_identity
 from auditor.audit.claims.units import Unit
 from auditor.audit.words import words
 from auditor.rules_loader import CuePack
@@ -72,7 +73,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
         reacts=any(c.regex.search(unit.cue_text) for c in pack.of_kind("reacts")),
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
-        speaks_of_identity=any(c.regex.search(unit.text) for c in pack.of_kind("identity")),
+        speaks_of_identity=speaks_of_identity(unit.text, pack),
     )
 
 
@@ -114,7 +115,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         reading.question,
         reading.aside,
         reading.offer,
-        call.identity_tool and reading.speaks_of_identity,
+        claims_identity(call, reading.speaks_of_identity),
     )
 
 
