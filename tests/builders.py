@@ -8,6 +8,7 @@ from typing import Any
 
 from auditor.audit.conversation import audit_conversation
 from auditor.model import Conversation
+from auditor.output.fingerprint import identified
 from auditor.readers import anthropic as anthropic_reader
 from auditor.readers import openai_chat
 from auditor.rules_loader import RuleSet, load_rules
@@ -79,7 +80,7 @@ def audit(record: dict, reader: Any = openai_chat) -> dict[str, dict]:
     )
     reader.parse_record(record, conversation)
     rows = audit_conversation(conversation, rules()).rows
-    return {row["tool_call_id"]: row for row in rows}
+    return {row["tool_call_id"]: identified(row) for row in rows}
 
 
 def audit_anthropic(record: dict) -> dict[str, dict]:

@@ -97,7 +97,7 @@ def test_the_scan_command_counts_calls_read_again_from_another_file(corpus: Path
 
 
 def test_small_parts_are_merged_in_order_and_empty_ones_dropped(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(sys.modules["auditor.run.local"], "PART_ROWS", 3)
+    monkeypatch.setattr(sys.modules["auditor.run.parts"], "PART_ROWS", 3)
     sizes = [1, 0, 1, 2, 5, 0, 1]
     frames = [pl.DataFrame({"n": [f"{i}.{k}" for k in range(n)]}) for i, n in enumerate(sizes)]
     for index, frame in enumerate(frames):
@@ -116,7 +116,7 @@ def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
     for number, line in enumerate(lines):  # one conversation a file, and one broken line
         (tmp_path / f"{number:04d}.jsonl").write_bytes(line)
     merged = scan([tmp_path])
-    monkeypatch.setattr(sys.modules["auditor.run.local"], "PART_ROWS", 1)
+    monkeypatch.setattr(sys.modules["auditor.run.parts"], "PART_ROWS", 1)
     apart = scan([tmp_path])
     assert len(list(Path(merged.parts.name).glob("calls-*"))) == 1
     assert len(list(Path(apart.parts.name).glob("calls-*"))) > 30

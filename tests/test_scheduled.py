@@ -148,7 +148,7 @@ def test_a_run_that_fails_part_way_is_one_json_line_and_status_4(
     def disk_full(*args: object, **kwargs: object):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("auditor.run.incremental.scan_incremental", disk_full)
+    monkeypatch.setattr("auditor.run.pipeline.scan_incremental", disk_full)
     result = run("scan", "logs")
     assert result.exit_code == 4
     error = json.loads(result.stderr)

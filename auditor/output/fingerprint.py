@@ -141,3 +141,9 @@ def signature_summary(
             entry["status"] = "known" if before else "new"
         entries.append(entry)
     return entries
+
+
+def identified(row: dict[str, Any]) -> dict[str, Any]:
+    """An audited row with the columns that follow it across nights: its fingerprint and
+    signature, and ``suppressed`` (false until a suppressions file says otherwise)."""
+    return {**row, **identities(row), "suppressed": False}

@@ -1,17 +1,19 @@
 """Readers, one module per transcript format, and detection of the format of each file.
 
-A reader module has ``NAME``, ``DESCRIPTION``, ``read(path, source) -> ReadResult``, and a way to
-recognise its format from the start of a file: ``sniff(sample) -> int`` (how strongly a
-``Sample`` looks like its format, 0 = not at all), or for one-record-per-line formats
-``looks_like(record) -> int``, summed over the first records. The highest score wins. A reader
-of one-conversation-per-line files sets ``READS_SPANS = True`` and takes ``read(path, source,
-span)``: large files are then read in parts, by several workers.
+Every reader module satisfies the ``Reader`` protocol (``protocol.py``): ``NAME``,
+``DESCRIPTION``, ``read(path, source) -> ReadResult``, and a way to recognise its format from the
+start of a file: ``sniff(sample) -> int`` (how strongly a ``Sample`` looks like its format, 0 = not
+at all), or for one-record-per-line formats ``looks_like(record) -> int``, summed over the first
+records. A module declares the one it lacks as None; ``sniff`` is used when it has both. The
+highest score wins. A reader of one-conversation-per-line files sets ``READS_SPANS = True`` (the
+others False) and takes ``read(path, source, span)``: large files are then read in parts, by
+several workers.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
+from typing import TypeGuard
 
 from auditor.model import Reject
 from auditor.readers import (
@@ -29,19 +31,30 @@ from auditor.readers import (
     tau2_bench,
     tau_bench,
 )
-from auditor.readers.base import (
-    GZIP_MAGIC,
-    STREAM_ERRORS,
-    ZSTD_MAGIC,
-    ReadResult,
-    Sample,
-    Span,
-    excerpt,
-    take_sample,
-)
+from auditor.readers.lines import Span
+from auditor.readers.protocol import Reader, SpanReader
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample, take_sample
+from auditor.readers.streams import GZIP_MAGIC, STREAM_ERRORS, ZSTD_MAGIC
+
+__all__ = [
+    "MODULES",
+    "READERS",
+    "ReadResult",
+    "Reader",
+    "Sample",
+    "Span",
+    "SpanReader",
+    "detect",
+    "detect_sample",
+    "read_file",
+    "reads_spans",
+    "score",
+    "span_reader",
+]
 
 # Order matters only for ties: the more specific format first.
-MODULES: tuple[ModuleType, ...] = (
+MODULES: tuple[Reader, ...] = (
     labels,
     claude_code,
     runner_steps,
@@ -56,35 +69,38 @@ MODULES: tuple[ModuleType, ...] = (
     anthropic,
     documents,
 )
-READERS: dict[str, ModuleType] = {module.NAME: module for module in MODULES}
+READERS: dict[str, Reader] = {module.NAME: module for module in MODULES}
 
 
-def score(module: ModuleType, sample: Sample) -> int:
-    """How strongly a sample looks like the module's format; a reader that cannot even look at
+def score(reader: Reader, sample: Sample) -> int:
+    """How strongly a sample looks like the reader's format; a reader that cannot even look at
     the sample (JSON nested too deeply, say) is not the reader for it."""
     try:
-        if hasattr(module, "sniff"):
-            return int(module.sniff(sample))
-        return sum(module.looks_like(record) for record in sample.records if record is not None)
+        if reader.sniff is not None:
+            return int(reader.sniff(sample))
+        if reader.looks_like is not None:
+            looks_like = reader.looks_like
+            return sum(looks_like(record) for record in sample.records if record is not None)
+        return 0
     except (RecursionError, ValueError, TypeError, KeyError, AttributeError, IndexError):
         return 0
 
 
-def detect(path: Path) -> ModuleType | None:
+def detect(path: Path) -> Reader | None:
     """The reader whose format the start of a file matches best, or None."""
     return detect_sample(take_sample(path))
 
 
-def detect_sample(sample: Sample) -> ModuleType | None:
+def detect_sample(sample: Sample) -> Reader | None:
     """The reader whose format a file's sample matches best, or None."""
     scores = {name: score(module, sample) for name, module in READERS.items()}
     best = max(scores, key=lambda name: scores[name])
     return READERS[best] if scores[best] > 0 else None
 
 
-def reads_spans(module: ModuleType | None) -> bool:
+def reads_spans(reader: Reader | None) -> TypeGuard[SpanReader]:
     """Can this reader read a file in parts (one conversation per line)?"""
-    return bool(getattr(module, "READS_SPANS", False))
+    return reader is not None and reader.READS_SPANS
 
 
 def span_reader(path: Path, format_name: str | None = None) -> str | None:

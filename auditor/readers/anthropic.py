@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import ReadResult, Sample, Span, read_conversations, sniff_conversations
+from auditor.readers.conversations import read_conversations, sniff_conversations
+from auditor.readers.lines import Span
+from auditor.readers.result import ReadResult
+from auditor.readers.sampling import Sample
 from auditor.readers.stamps import date_conversation
 
 NAME = "anthropic_messages"

@@ -53,11 +53,16 @@ from typing import Any, TypeAlias
 
 from auditor.model import Conversation, Message, Part, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.anthropic import content_parts
-from auditor.readers.base import ReadResult, as_text, excerpt, json_lines, plain_name
+from auditor.readers.conversations import as_text
+from auditor.readers.lines import json_lines
+from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import record_moment
+from auditor.readers.streams import plain_name
 
 NAME = "claude_code"
 DESCRIPTION = "Claude Code session JSONL and stream-json output (one event per line)"
+READS_SPANS = False
+sniff = None  # recognised record by record, by looks_like
 
 EVENT_TYPES = {"user", "assistant", "system", "summary", "result", "file-history-snapshot"}
 # Other record types of the projects JSONL, recognised for detection only.

@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from auditor.readers.base import ReadResult, Sample
+from auditor.readers.result import ReadResult
+from auditor.readers.sampling import Sample
 
 NAME = "documents"
 DESCRIPTION = "licences, READMEs and other documentation beside transcripts (skipped by scan)"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 _NAMES = re.compile(
     r"^(?:licen[cs]e|copying|notice|authors|readme|changelog|contributing)(?:[._-].*)?$", re.I

@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from auditor.readers.base import ReadResult
+from auditor.readers.result import ReadResult
 
 NAME = "labels"
 DESCRIPTION = "labels.jsonl of a labelled corpus (skipped by scan, read by eval)"
+READS_SPANS = False
+sniff = None  # recognised record by record, by looks_like
 LABEL_KEYS = frozenset({"file", "conversation_id", "tool_call_id", "outcome", "claim"})
 
 

@@ -28,11 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Reject
-from auditor.readers.base import ReadResult, Sample, embedded_json, excerpt, plain_name, read_text
 from auditor.readers.claude_code import EventReader
+from auditor.readers.json_stream import embedded_json
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
+from auditor.readers.streams import plain_name, read_text
 
 NAME = "log_lines"
 DESCRIPTION = "log lines ([timestamp] [LEVEL] ...) carrying Claude Code stream-json events"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 # ``[2025-11-04T04:47:21.987Z] [INFO] text``; the level is optional.
 PREFIX = re.compile(

@@ -39,24 +39,20 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, ToolCall, ToolResult
-from auditor.readers.base import (
-    ReadResult,
-    Sample,
-    document_values,
-    excerpt,
-    first_element,
-    first_line_is_json,
-    plain_name,
-    read_text,
-    skip_blank,
-)
+from auditor.readers.json_stream import document_values, first_element, skip_blank
+from auditor.readers.lines import first_line_is_json
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
 from auditor.readers.stamps import moment, record_moment
+from auditor.readers.streams import plain_name, read_text
 
 NAME = "mcp_wire"
 DESCRIPTION = (
     "MCP JSON-RPC wire logs: a message or batch per line, Claude Desktop mcp-server-*.log, "
     "MCP Inspector protocol export"
 )
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 # Reasons for what is read and deliberately not audited (counted in the summary).
 OTHER_REQUEST = "MCP request other than tools/call"

@@ -11,17 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    ReadResult,
-    Sample,
-    Span,
+from auditor.readers.conversations import (
     as_text,
     decode_arguments,
-    excerpt,
     is_scalar,
     read_conversations,
     sniff_conversations,
 )
+from auditor.readers.lines import Span
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
 from auditor.readers.stamps import date_conversation
 
 NAME = "openai_chat"

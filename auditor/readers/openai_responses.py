@@ -34,19 +34,15 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    ReadResult,
-    Sample,
-    conversation_id,
-    decode_arguments,
-    excerpt,
-    json_records,
-    plain_name,
-    read_text,
-)
+from auditor.readers.conversations import conversation_id, decode_arguments
+from auditor.readers.lines import json_records
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
+from auditor.readers.streams import plain_name, read_text
 
 NAME = "openai_responses"
 DESCRIPTION = "OpenAI Responses API items (function_call, mcp_call, message), one response per line"
+READS_SPANS = False
 
 CALL_TYPES = ("function_call", "custom_tool_call")
 OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output")

@@ -36,18 +36,16 @@ import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers import stamps
-from auditor.readers.base import (
-    ReadResult,
-    Sample,
-    decode_arguments,
-    excerpt,
-    json_records,
-    plain_name,
-    read_text,
-)
+from auditor.readers.conversations import decode_arguments
+from auditor.readers.lines import json_records
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
+from auditor.readers.streams import plain_name, read_text
 
 NAME = "otel_genai"
 DESCRIPTION = "OpenTelemetry GenAI / MCP spans in OTLP JSON (execute_tool, tools/call, messages)"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 BATCH_KEYS = ("resourceSpans", "resource_spans")
 SCOPE_KEYS = ("scopeSpans", "scope_spans", "instrumentationLibrarySpans")

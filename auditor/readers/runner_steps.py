@@ -32,20 +32,18 @@ from typing import Any
 import orjson
 
 from auditor.model import Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    ReadResult,
-    Sample,
-    conversation_id,
-    excerpt,
-    json_items,
-    plain_name,
-    read_text,
-)
 from auditor.readers.claude_code import UNMARKED, Transcripts
+from auditor.readers.conversations import conversation_id
+from auditor.readers.json_stream import json_items
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
 from auditor.readers.stamps import record_moment
+from auditor.readers.streams import plain_name, read_text
 
 NAME = "runner_steps"
 DESCRIPTION = "autopilot runner trajectories: {session_id, prompt, steps: [tool_call, tool_result]}"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 STEP_TYPES = ("system_init", "system_status", "assistant", "thinking", "tool_call", "tool_result")
 _STEP_TYPE = re.compile(r'"type"\s*:\s*"(' + "|".join(STEP_TYPES) + r')"')

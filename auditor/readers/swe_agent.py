@@ -37,20 +37,18 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    LIKELY,
-    SURE,
-    ReadResult,
-    Sample,
-    as_text,
-    excerpt,
-    load_document,
-    plain_name,
-)
+from auditor.readers.conversations import as_text
+from auditor.readers.json_stream import load_document
 from auditor.readers.openai_chat import chat_messages, parse_messages
+from auditor.readers.protocol import LIKELY, SURE
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
+from auditor.readers.streams import plain_name
 
 NAME = "swe_agent"
 DESCRIPTION = "SWE-agent .traj trajectories (history of chat messages, trajectory of steps)"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 # SWE-agent's own interface commands (tool bundles of SWE-agent and EnIGMA); any other action is
 # a shell command line.

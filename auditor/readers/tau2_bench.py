@@ -38,21 +38,18 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.base import (
-    LIKELY,
-    SURE,
-    ReadResult,
-    Sample,
-    array_records,
-    as_text,
-    decode_arguments,
-    excerpt,
-    plain_name,
-)
+from auditor.readers.conversations import as_text, decode_arguments
+from auditor.readers.json_stream import array_records
+from auditor.readers.protocol import LIKELY, SURE
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample
 from auditor.readers.stamps import record_moment
+from auditor.readers.streams import plain_name
 
 NAME = "tau2_bench"
 DESCRIPTION = "tau2-bench simulations (simulations[].messages; tool calls with requestor, error)"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 USER_CALLS_REASON = (
     "tau2 tool calls the simulated user made on their own device (requestor user), "

@@ -29,24 +29,22 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Reject
-from auditor.readers.base import (
-    SURE,
-    ReadResult,
-    Sample,
-    array_records,
-    excerpt,
-    is_scalar,
-    json_lines,
-    plain_name,
-    take_sample,
-)
+from auditor.readers.conversations import is_scalar
+from auditor.readers.json_stream import array_records
+from auditor.readers.lines import json_lines
 from auditor.readers.openai_chat import chat_messages, parse_messages
+from auditor.readers.protocol import SURE
+from auditor.readers.result import ReadResult, excerpt
+from auditor.readers.sampling import Sample, take_sample
+from auditor.readers.streams import plain_name
 
 NAME = "tau_bench"
 DESCRIPTION = (
     "tau-bench results (JSON array of runs with traj: chat messages); "
     "few-shot messages_display files are passed over"
 )
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
 
 FEW_SHOT_REASON = (
     "tau-bench few-shot display text (messages_display): flattened messages without tool "

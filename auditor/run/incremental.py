@@ -44,7 +44,7 @@ from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
 from auditor.output.tables import Table
 from auditor.readers import Span, span_reader
-from auditor.rules_loader import RuleSet, load_rules
+from auditor.rules_loader import SHIPPED, RuleSet, load_rules
 from auditor.run.inputs import STDIN, expand
 from auditor.run.jobs import Job
 from auditor.run.local import scan
@@ -59,7 +59,7 @@ ROWS_PER_PART = 5_000  # rows per part of the state's tables and of a merged tab
 ORDER = "__input_order"  # 2 × the file's place among the inputs, + 1 for rows read now
 NO_STATE = "-"  # the digest of the empty state of a scan without a state folder
 CHUNK = 8 << 20
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole auditor package, every stage
 
 
 class FileState(BaseModel):
@@ -100,9 +100,11 @@ def digest(rules: RuleSet, settings: dict[str, Any]) -> str:
     """What the rows depend on besides the input: the auditor's code and shipped rules, the
     user's rule files, the schema and the settings that shape rows."""
     sha = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
-            sha.update(str(path.relative_to(PACKAGE)).encode() + b"\0" + path.read_bytes())
+    shipped = Path(str(SHIPPED))  # the checkout's rules/, or auditor/rules in a wheel
+    for folder in (PACKAGE, shipped):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+                sha.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
     for label in rules.files:
         if not label.startswith("<shipped>"):
             sha.update(label.encode() + b"\0" + Path(label).read_bytes())

@@ -11,7 +11,7 @@ import polars as pl
 
 from auditor.audit.conversation import audit_conversation
 from auditor.model import Reject
-from auditor.output.fingerprint import identities
+from auditor.output.fingerprint import identified
 from auditor.output.tables import calls_frame, rejects_frame
 from auditor.readers import read_file
 from auditor.redact import Redactor
@@ -75,7 +75,7 @@ def audit_rows(
     for conversation in read.conversations:
         audited = audit_conversation(conversation, rules, redactor)
         # The columns that follow a finding across nights are the output stage's.
-        rows.extend({**row, **identities(row), "suppressed": False} for row in audited.rows)
+        rows.extend(identified(row) for row in audited.rows)
         for orphan in audited.orphan_results:
             rejects.append(
                 Reject(
