@@ -12,13 +12,19 @@ from __future__ import annotations
 import difflib
 import re
 from functools import cache
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from auditor.model import Finding
-from auditor.rules_loader import SHIPPED, RuleFileError, RuleSet, read_toml, validate_file
+from auditor.rules_loader import (
+    SHIPPED,
+    RuleFileError,
+    RuleSet,
+    default_impact_rules,
+    read_toml,
+    validate_file,
+)
 
 Kind = Literal["outcome", "finding", "claim", "impact"]
 KINDS: tuple[Kind, ...] = ("outcome", "finding", "claim", "impact")
@@ -168,24 +174,12 @@ def known_ids(rules: RuleSet) -> dict[str, str]:
     for pack in rules.packs.values():
         ids.update((cue_family(cue.id), "claim") for cue in pack.cues)
     ids.update((reading, "claim") for reading in CODE_CLAIM_READINGS)
-    ids.update((rule_id, "impact") for rule_id in _write_argument_ids(rules))
+    ids.update(
+        (rule_id, "impact")
+        for rule_id in (rules.impact or default_impact_rules()).write_argument_ids
+    )
     ids.update((rule_id, "impact") for rule_id in IMPACT_STEP_IDS)
     return ids
-
-
-def _write_argument_ids(rules: RuleSet) -> list[str]:
-    """The ``[[write_argument]]`` ids of the impact files the rules were loaded from (the
-    compiled impact rules keep the patterns, not the ids)."""
-    found: list[str] = []
-    for label in rules.files:
-        if not label.endswith("impact.toml"):
-            continue
-        path = SHIPPED / "impact.toml" if label.startswith("<shipped>/") else Path(label)
-        data: dict[str, Any] = read_toml(path, label)
-        for rule in data.get("write_argument", []):
-            if isinstance(rule, dict) and isinstance(rule.get("id"), str):
-                found.append(rule["id"])
-    return list(dict.fromkeys(found))
 
 
 __all__ = [

@@ -449,6 +449,7 @@ class ImpactRules:
         self.write_arguments = [
             (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.write_argument
         ]
+        self.write_argument_ids = tuple(rule.id for rule in rules.write_argument)
         self.write_words = frozenset(w.lower() for w in rules.names.write_words)
         self.read_words = frozenset(w.lower() for w in rules.names.read_words)
 

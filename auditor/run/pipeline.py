@@ -26,9 +26,6 @@ from auditor.run import inputs
 from auditor.run.incremental import scan_incremental
 from auditor.run.status import exit_status
 
-FORMATS = ("parquet", "jsonl", "csv")
-ENGINES = ("local", "dask")
-
 
 class ScanRefused(ValueError):
     """The scan did not start; ``kind`` names what was wrong (usage, rule file, baseline...)."""
