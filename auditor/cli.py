@@ -17,7 +17,7 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import orjson
 import polars as pl
@@ -53,6 +53,11 @@ class OutputFormat(StrEnum):
 class Engine(StrEnum):
     local = "local"
     dask = "dask"
+
+
+class ClaimReading(StrEnum):
+    findings = "findings"
+    all = "all"
 
 
 class FailOn(StrEnum):
@@ -206,38 +211,52 @@ def scan_command(
             "default: today, UTC), to back-fill a missed night.",
         ),
     ] = None,
+    claims: Annotated[
+        ClaimReading,
+        typer.Option(
+            "--claims",
+            help="Where to read what the reply claims: 'findings' (calls where a finding can "
+            "follow: failed or partial, not recovered) or 'all' (every call; slower).",
+        ),
+    ] = ClaimReading.findings,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
     console = Console()
+    with ProgressBar(console, enabled=not quiet) as progress:
+        result = _scan_or_fail(
+            paths or [],
+            out=out,
+            output_format=output_format.value,
+            fail_on=fail_on.value,
+            fail_on_new=fail_on_new,
+            rules_dir=rules_dir,
+            input_format=input_format,
+            redact=redact,
+            redact_emails=redact_emails,
+            jobs=jobs,
+            engine=engine.value,
+            scheduler=scheduler,
+            suppressions=suppressions or default_suppressions(),
+            baseline=baseline,
+            state=state,
+            partition_by_date=partition_by_date,
+            run_date=run_date,
+            progress=progress,
+            claims=claims.value,
+        )
+    if not quiet:
+        print_scan(console, result, output_format.value)
+    raise typer.Exit(result.exit_status)
+
+
+def _scan_or_fail(paths: list[str], **options: Any) -> pipeline.ScanResult:
+    """``pipeline.scan``, or the end of the run with the documented status and one JSON line."""
     try:
-        with ProgressBar(console, enabled=not quiet) as progress:
-            result = pipeline.scan(
-                paths or [],
-                out=out,
-                output_format=output_format.value,
-                fail_on=fail_on.value,
-                fail_on_new=fail_on_new,
-                rules_dir=rules_dir,
-                input_format=input_format,
-                redact=redact,
-                redact_emails=redact_emails,
-                jobs=jobs,
-                engine=engine.value,
-                scheduler=scheduler,
-                suppressions=suppressions or default_suppressions(),
-                baseline=baseline,
-                state=state,
-                partition_by_date=partition_by_date,
-                run_date=run_date,
-                progress=progress,
-            )
+        return pipeline.scan(paths, **options)
     except pipeline.ScanRefused as exc:
         fail(exc.kind, exc.error, EXIT_USAGE)
     except Exception as exc:  # one JSON line a scheduler can log, not a traceback
         fail("internal", f"{type(exc).__name__}: {exc}", EXIT_INTERNAL)
-    if not quiet:
-        print_scan(console, result, output_format.value)
-    raise typer.Exit(result.exit_status)
 
 
 @app.command("diff")

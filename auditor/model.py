@@ -25,6 +25,7 @@ class Outcome(StrEnum):
     IDENTITY_NULL = "identity_null"
     ERROR_PAYLOAD = "error_payload"
     OK = "ok"
+    CUT_OFF = "cut_off"  # the log ends after the call: a truncated log, never a finding
 
 
 FAILED_OUTCOMES = frozenset(
@@ -40,6 +41,7 @@ class Claim(StrEnum):
     PARTIAL = "partial"
     NEUTRAL = "neutral"
     NONE = "none"
+    UNREAD = "unread"  # the reply is in a language with no cue pack
 
 
 class Finding(StrEnum):

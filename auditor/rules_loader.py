@@ -269,6 +269,9 @@ class RuleSet:
     files: list[str] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # "outcomes:<id>" -> file
     impact: Any = None  # ImpactRules: what a call would have done
+    host_written: re.Pattern[str] | None = None  # user-role text the host wrote (turns.toml)
+    recovery: Any = None  # RecoveryRules: what names a call's target (recovery.toml)
+    claims_all: bool = False  # read the claim of every call, not only where a finding can follow
 
     @cached_property
     def marker_weights(self) -> dict[str, list[tuple[str, float]]]:
@@ -398,8 +401,12 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         languages[code] = pack.markers
         language_names[code] = pack.name
     impact = load_impact_rules(user, files)
+    host_written = load_host_written(user, files)
+    recovery = load_recovery_rules(user, files)
     return RuleSet(
         outcomes=outcomes,
+        host_written=host_written,
+        recovery=recovery,
         packs=packs,
         languages=languages,
         language_names=language_names,
@@ -472,3 +479,87 @@ def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> 
 def default_impact_rules() -> ImpactRules:
     """The shipped ``impact.toml``, read once (for rule sets built without one)."""
     return load_impact_rules(None)
+
+
+# ----------------------------------------------------------------------------- turns.toml
+class HostWritten(Strict):
+    patterns: list[str] = Field(default_factory=list)
+
+    @field_validator("patterns")
+    @classmethod
+    def _compile(cls, value: list[str]) -> list[str]:
+        return [check_pattern(pattern) for pattern in value]
+
+
+class TurnsFile(Strict):
+    host_written: HostWritten = Field(default_factory=HostWritten)
+
+
+def load_host_written(user_dir: Path | None, files: list[str] | None = None) -> re.Pattern[str]:
+    """One pattern for the user-role texts a host writes (``turns.toml``, a user's added)."""
+    patterns: list[str] = []
+    for path, label in rule_layers("turns.toml", user_dir):
+        checked = validate_file(TurnsFile, read_toml(path, label), label)
+        assert isinstance(checked, TurnsFile)
+        patterns.extend(checked.host_written.patterns)
+        if files is not None:
+            files.append(label)
+    if not patterns:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns), re.IGNORECASE)
+
+
+# ----------------------------------------------------------------------------- recovery.toml
+class TargetKeys(Strict):
+    keys: list[str] = Field(default_factory=list)
+    content_keys: list[str] = Field(default_factory=list)
+    query_keys: list[str] = Field(default_factory=list)
+
+
+class NextTurn(Strict):
+    asks: list[str] = Field(default_factory=list)
+
+    @field_validator("asks")
+    @classmethod
+    def _compile(cls, value: list[str]) -> list[str]:
+        return [check_pattern(pattern) for pattern in value]
+
+
+class RecoveryFile(Strict):
+    targets: TargetKeys = Field(default_factory=TargetKeys)
+    next_turn: NextTurn = Field(default_factory=NextTurn)
+
+
+@dataclass(frozen=True)
+class RecoveryRules:
+    """Compiled ``recovery.toml``."""
+
+    target_keys: frozenset[str]
+    content_keys: frozenset[str]
+    query_keys: frozenset[str]
+    asks: tuple[re.Pattern[str], ...]
+
+
+def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -> RecoveryRules:
+    """The shipped ``recovery.toml`` with a user's lists added."""
+    merged: dict[str, Any] = {}
+    for path, label in rule_layers("recovery.toml", user_dir):
+        data = read_toml(path, label)
+        validate_file(RecoveryFile, data, label)
+        merged = merge_layers(merged, data)
+        if files is not None:
+            files.append(label)
+    checked = validate_file(RecoveryFile, merged, "recovery.toml")
+    assert isinstance(checked, RecoveryFile)
+    return RecoveryRules(
+        target_keys=frozenset(k.lower() for k in checked.targets.keys),
+        content_keys=frozenset(k.lower() for k in checked.targets.content_keys),
+        query_keys=frozenset(k.lower() for k in checked.targets.query_keys),
+        asks=tuple(re.compile(pattern) for pattern in checked.next_turn.asks),
+    )
+
+
+@lru_cache(maxsize=1)
+def default_recovery_rules() -> RecoveryRules:
+    """The shipped ``recovery.toml``, read once (for rule sets built without one)."""
+    return load_recovery_rules(None)

@@ -47,6 +47,7 @@ class Settings(BaseModel):
     quiet: bool | None = None
     redact: bool | None = None
     redact_emails: bool | None = None
+    claims: Literal["findings", "all"] | None = None
 
 
 PATH_KEYS = ("out", "rules", "baseline", "suppressions", "state")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -73,13 +74,15 @@ def anthropic(*messages: dict, conversation_id: str = "a-1") -> dict:
 
 
 # ----------------------------------------------------------------------------- auditing
-def audit(record: dict, reader: Any = openai_chat) -> dict[str, dict]:
-    """Audit one conversation record; rows keyed by tool call id."""
+def audit(record: dict, reader: Any = openai_chat, *, claims: str = "findings") -> dict[str, dict]:
+    """Audit one conversation record; rows keyed by tool call id. ``claims="all"`` reads the
+    claim of every call, as ``--claims all`` does, not only where a finding can follow."""
     conversation = Conversation(
         id=record.get("conversation_id", "c"), source="test.jsonl", format=reader.NAME, line=1
     )
     reader.parse_record(record, conversation)
-    rows = audit_conversation(conversation, rules()).rows
+    rule_set = replace(rules(), claims_all=True) if claims == "all" else rules()
+    rows = audit_conversation(conversation, rule_set).rows
     return {row["tool_call_id"]: identified(row) for row in rows}
 
 
@@ -87,7 +90,14 @@ def audit_anthropic(record: dict) -> dict[str, dict]:
     return audit(record, anthropic_reader)
 
 
-def one_call(reply: str, result: dict, name: str = "update_ticket", **arguments: Any) -> dict:
+def one_call(
+    reply: str,
+    result: dict,
+    name: str = "update_ticket",
+    *,
+    claims: str = "findings",
+    **arguments: Any,
+) -> dict:
     """Audit a one-call chat: the person asks, the tool answers ``result``, the reply follows."""
     rows = audit(
         chat(
@@ -95,7 +105,8 @@ def one_call(reply: str, result: dict, name: str = "update_ticket", **arguments:
             assistant(None, call("call_1", name, **arguments)),
             tool("call_1", **result),
             assistant(reply),
-        )
+        ),
+        claims=claims,
     )
     return rows["call_1"]
 

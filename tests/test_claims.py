@@ -88,6 +88,7 @@ def test_failure_words_that_quote_the_result_data_are_not_a_failure_claim():
         "You have one issue: WEB-311 Fix 403 error on SSO callback.",
         {"content": json.dumps(issues)},
         "list_issues",
+        claims="all",
     )
     assert row["claim"] == "success"
 
@@ -154,7 +155,8 @@ def test_a_part_of_the_request_the_reply_drops_is_neutral_and_unreported():
             tool("cal", None, error={"code": -32001, "message": "Request timed out"}),
             tool("wx", "Seattle, WA: light rain until 1pm, high 61F"),
             assistant("Morning! Yes, take the umbrella — light rain in Seattle until about 1pm."),
-        )
+        ),
+        claims="all",
     )
     assert (rows["cal"]["claim"], rows["cal"]["finding"]) == ("neutral", "unreported_failure")
     assert rows["wx"]["claim"] == "success"
@@ -285,17 +287,17 @@ def test_anthropic_tool_results_in_a_user_message_do_not_start_a_turn():
     assert rows["t1"]["finding"] == "false_success"
 
 
-def test_a_reply_in_a_language_without_a_cue_pack_is_neutral_with_a_note():
+def test_a_reply_in_a_language_without_a_cue_pack_is_unread_with_a_note_and_no_finding():
     reply = (
         "Ho aggiornato il ticket OPS-142 e ho anche aggiunto una nota per il team, "
         "che è stato informato della modifica."
     )
     row = one_call(reply, FORBIDDEN, key="OPS-142")
-    assert row["claim"] == "neutral"
+    assert (row["claim"], row["finding"]) == ("unread", None)
     assert "Italian" in row["note"]
 
 
-def test_in_an_agent_run_a_later_step_does_not_speak_for_an_earlier_failure():
+def test_in_an_agent_run_the_first_text_after_a_failure_is_its_reply_even_after_more_calls():
     rows = audit(
         chat(
             user("fix the build and run the tests"),
@@ -310,9 +312,41 @@ def test_in_an_agent_run_a_later_step_does_not_speak_for_an_earlier_failure():
             assistant("Tests pass."),
         )
     )
-    # The reply to the failed release build runs to the agent's next action: a sentence written
-    # two steps later is read as being about those steps, not as a claim about this call.
-    assert (rows["a"]["claim"], rows["a"]["finding"]) == ("neutral", "unreported_failure")
+    # The release build was never run again (a check is not a release build), yet the first
+    # words after its failure say it is ready.
+    assert (rows["a"]["recovered"], rows["a"]["probe"]) == (False, True)
+    assert (rows["a"]["claim"], rows["a"]["finding"]) == ("success", "false_success")
+
+
+def test_in_an_agent_run_the_last_text_of_the_turn_is_part_of_every_reply():
+    rows = audit(
+        chat(
+            user("publish the package"),
+            assistant(None, call("a", "Bash", command="npm publish")),
+            tool(
+                "a", "npm ERR! 403 Forbidden - you do not have permission to publish", isError=True
+            ),
+            assistant(None, call("b", "Bash", command="git status")),
+            tool("b", "nothing to commit, working tree clean"),
+            assistant("The package is published to npm."),
+        )
+    )
+    assert (rows["a"]["claim"], rows["a"]["finding"]) == ("success", "false_success")
+
+
+def test_in_an_agent_run_a_log_that_ends_without_a_final_message_still_has_a_reply():
+    rows = audit(
+        chat(
+            user("publish the package"),
+            assistant(None, call("a", "Bash", command="npm publish")),
+            tool(
+                "a", "npm ERR! 403 Forbidden - you do not have permission to publish", isError=True
+            ),
+            assistant("Published.", call("b", "Bash", command="git push --tags")),
+            tool("b", "Everything up-to-date"),
+        )
+    )
+    assert (rows["a"]["claim"], rows["a"]["finding"]) == ("success", "false_success")
 
 
 def test_a_reply_that_says_the_errors_words_again_reports_it():

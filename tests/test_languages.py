@@ -56,6 +56,7 @@ def test_fixed_errors_are_not_a_failure_report():
         {"content": "ok"},
         "run_checks",
         key="OPS-142",
+        claims="all",
     )
     assert row["claim"] == "success"
 
@@ -66,5 +67,6 @@ def test_a_sentence_opening_on_an_earlier_turn_is_not_about_this_call():
         {"content": '{"subtasks_open": 3}'},
         "get_ticket",
         key="OPS-142",
+        claims="all",
     )
     assert row["claim"] == "success"

@@ -3,6 +3,7 @@ the assistant's texts per turn and the person's request per turn."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,6 +13,7 @@ from auditor.audit.outcomes import OutcomeDecision
 from auditor.audit.payload import Payload
 from auditor.model import (
     Conversation,
+    Message,
     Outcome,
     TextPart,
     ToolCall,
@@ -34,9 +36,12 @@ class CallSlot:
     result_position: int | None = None
     payload: Payload | None = None
     late: bool = False
+    ends_log: bool = False  # no result, and the assistant neither wrote nor called after it
     decision: OutcomeDecision | None = None
+    impact: str = "unknown"  # what the call would have done (audit/impact.py)
     recovered_by: str | None = None
-    claim: ClaimDecision | None = None
+    probe: bool = False  # a failed read the assistant moved past with further calls
+    claim: ClaimDecision | None = None  # None: not read (no finding can follow)
     timestamp: datetime | None = None  # of the message that made the call, or of its result
 
     @property
@@ -49,10 +54,14 @@ Texts = dict[int, list[tuple[int, str, str]]]
 
 
 def lay_out(
-    conversation: Conversation,
+    conversation: Conversation, host_written: re.Pattern[str] | None = None
 ) -> tuple[list[CallSlot], Texts, dict[int, str], list[ToolResult]]:
     """Calls in order, assistant texts per turn ``(position, group, text)``, the person's
-    request per turn, and results that matched no call."""
+    request per turn, and results that matched no call.
+
+    A turn starts at a user message a person wrote; one whose text ``host_written`` matches (a
+    context-compaction summary, a hook's output, a system reminder) is the host's, not theirs.
+    """
     slots: list[CallSlot] = []
     open_calls: dict[str, list[CallSlot]] = defaultdict(list)
     texts: Texts = defaultdict(list)
@@ -62,7 +71,10 @@ def lay_out(
     started = False
     position = 0
     for index, message in enumerate(conversation.messages):
-        if message.role == "user" and message.from_person:
+        by_person = message.role == "user" and message.from_person
+        if by_person and host_written is not None and _host_wrote(message, host_written):
+            by_person = False
+        if by_person:
             turn = turn + 1 if started else 0
             started = True
         group = message.message_id or f"#{index}"
@@ -71,7 +83,7 @@ def lay_out(
             if isinstance(part, TextPart):
                 if message.role == "assistant" and part.text.strip():
                     texts[turn].append((position, group, part.text))
-                elif message.from_person:
+                elif by_person:
                     requests[turn] += part.text + "\n"
             elif isinstance(part, ToolCall):
                 started = True
@@ -86,8 +98,13 @@ def lay_out(
                 slot = waiting.pop()  # the nearest open call with this id
                 slot.result, slot.result_position = part, position
                 slot.timestamp = slot.timestamp or message.timestamp
+    spoke = [pos for turn_texts in texts.values() for pos, _, _ in turn_texts]
     for slot in slots:
         if slot.result_position is None:
+            # Calls made beside it in the same message do not count as speaking again.
+            slot.ends_log = not any(pos > slot.position for pos in spoke) and all(
+                other.group == slot.group for other in slots if other.position > slot.position
+            )
             continue
         slot.late = any(
             slot.position < pos < slot.result_position and group != slot.group
@@ -95,3 +112,9 @@ def lay_out(
             for pos, group, _ in turn_texts
         )
     return slots, texts, requests, orphans
+
+
+def _host_wrote(message: Message, host_written: re.Pattern[str]) -> bool:
+    """Is every text of a user-role message one the host wrote?"""
+    texts = [p.text for p in message.parts if isinstance(p, TextPart) and p.text.strip()]
+    return bool(texts) and all(host_written.match(text.lstrip()) for text in texts)

@@ -1,20 +1,31 @@
-"""Recovery: a failed call whose purpose a later (or parallel) call achieved."""
+"""Recovery and probes: how the assistant got past a failed call.
+
+A failed call is *recovered* when what it tried to do got done by a call that worked: the same
+*target* (the record, file, path, channel or subject it acts on) with the same *effect* (a
+write by a write, a read by a read), later in its turn, beside it in the same message, or in
+the next turn after the assistant put a corrected request to the person. The tool's name does
+not decide: ``Read`` then ``Edit`` after a "read the file first" refusal recovers the first
+``Edit``; ``update_ticket`` 43 does not recover ``update_ticket`` 42. What names a target is
+rule data (``rules/recovery.toml``).
+
+A *probe* is a failed read the assistant moved past with further calls in the same turn.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from auditor.audit.pairing import CallSlot
+from auditor.audit.commands import command_of, parse_command
+from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.words import words
 from auditor.model import (
     FAILED_OUTCOMES,
     Outcome,
+    ToolCall,
 )
-from auditor.rules_loader import RuleSet
-
-_HELP = re.compile(r"(?:^|\s)(?:--help|-h|help)(?:\s|$)")
-
+from auditor.rules_loader import RecoveryRules, RuleSet, default_recovery_rules
 
 COMPLAINT_CHARS = 2000  # the part of a failed result that says what was wrong
 
@@ -25,31 +36,273 @@ SAME_COMMAND_SHARE = 0.5  # share of its words a rerun keeps, changing only what
 SAME_COMMAND_CLOSE = 0.7  # share of its words a rerun keeps to be the same command whatever changed
 
 
-def recover(slots: list[CallSlot], rules: RuleSet) -> None:
-    """Mark failed calls that a later (or parallel) call of the same tool, same purpose, fixed."""
-    general = rules.outcomes.general_tools_re
+SAME_CONTENT_SHARE = 0.5  # share of the smaller edit's words that a retry of a write keeps
+
+
+PATH_RUN = 2  # components two paths must share, aligned, to name one place
+
+
+_HELP = re.compile(r"(?:^|\s)(?:--help|-h|help)(?:\s|$)")
+
+
+_FILE_NAME = re.compile(r"^[\w.-]+\.[A-Za-z]\w{0,5}$")
+
+
+_KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|-")
+
+
+# Programs that only move about or print: they say nothing of what a command line is for.
+PLUMBING = frozenset({"cd", "echo", "printf", "sleep", "pwd", "export", "source", "set", "true"})
+
+
+# Programs that filter another's output on a pipe (``cargo test | tail -20``).
+FILTERS = frozenset(
+    {"tail", "head", "grep", "rg", "sort", "uniq", "wc", "less", "more", "tee", "xargs", "cut"}
+    | {"tr", "jq", "column", "nl", "awk", "sed", "cat"}
+)
+
+
+# Subcommands that run another program: the words after them say what it does.
+RUNNERS = frozenset({"run", "exec", "x", "dlx", "script"})
+
+
+RUNNER_WORDS = 3  # words after a runner subcommand that name what it runs
+
+
+@dataclass
+class Target:
+    """What a call acts on, read from its arguments."""
+
+    values: dict[str, str] = field(default_factory=dict)  # target key -> value
+    paths: list[tuple[str, ...]] = field(default_factory=list)  # path components
+    commands: set[tuple[str, str]] = field(default_factory=set)  # (program, subcommand)
+    query: set[str] = field(default_factory=set)  # the words a read looks for
+    content: set[str] = field(default_factory=set)  # the words a write puts in place
+    help_only: bool = False  # a command that only asks for its usage (``--help``)
+
+
+def recover(slots: list[CallSlot], rules: RuleSet, texts: Texts | None = None) -> None:
+    """Set ``recovered_by`` on failed calls whose target and effect a call that worked
+    achieved (see the module's docstring)."""
+    recovery = rules.recovery or default_recovery_rules()
     noise = rules.outcomes.command_noise_re
+    targets: dict[int, Target] = {}
+
+    def target(slot: CallSlot) -> Target:
+        if id(slot) not in targets:
+            targets[id(slot)] = target_of(slot.call, recovery)
+        return targets[id(slot)]
+
     for slot in slots:
         if slot.outcome not in FAILED_OUTCOMES and slot.outcome != Outcome.IDENTITY_NULL:
             continue
         complaint = _complaint(slot)
+        asked = _asked_person(slot, texts or {}, recovery)
         for other in slots:
-            if (
-                other is slot
-                or other.call.name != slot.call.name
-                or other.turn != slot.turn
-                or other.outcome != Outcome.OK
-                or not (other.position > slot.position or other.group == slot.group)
-            ):
+            if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
-            if same_purpose(
-                _without_noise(slot.call.arguments, noise),
-                _without_noise(other.call.arguments, noise),
-                complaint,
-                general=bool(general.search(slot.call.name)),
-            ):
+            same_turn = other.turn == slot.turn and (
+                other.position > slot.position or other.group == slot.group
+            )
+            if same_turn and _same_target(slot, other, target, complaint, noise):
                 slot.recovered_by = other.call.id
                 break
+            if (
+                asked
+                and other.turn == slot.turn + 1
+                and other.call.name == slot.call.name
+                and other.call.arguments != slot.call.arguments
+            ):
+                # A corrected request (another value, option or target) the person answered.
+                slot.recovered_by = other.call.id
+                break
+
+
+def mark_probes(slots: list[CallSlot]) -> None:
+    """A failed read after which the assistant made further calls in the same turn is a
+    probe: it reacted to the failure and moved past it. An identity call never is one."""
+    for slot in slots:
+        if slot.outcome not in FAILED_OUTCOMES or slot.impact != "read":
+            continue
+        done = slot.result_position if slot.result_position is not None else slot.position
+        slot.probe = any(
+            other.turn == slot.turn and other.position > done and other is not slot
+            for other in slots
+        )
+
+
+def _same_effect(failed: CallSlot, other: CallSlot) -> bool:
+    """A write is recovered only by a write; a read by a read (or the same tool again)."""
+    if failed.impact == "write":
+        return other.impact == "write"
+    if failed.impact == "identity":
+        return other.impact == "identity"
+    if failed.impact == "read":
+        return other.impact == "read" or other.call.name == failed.call.name
+    return other.impact != "read" or other.call.name == failed.call.name
+
+
+def _same_target(
+    failed: CallSlot,
+    other: CallSlot,
+    target: Any,
+    complaint: str,
+    noise: re.Pattern[str],
+) -> bool:
+    before, after = target(failed), target(other)
+    if before.help_only != after.help_only:
+        return False  # looking up how a command is used is not running it
+    if (
+        failed.impact == "write"
+        and before.content
+        and after.content
+        and not _shares(before.content, after.content, SAME_CONTENT_SHARE)
+    ):
+        return False  # another edit of the same file
+    if before.paths and after.paths:
+        return any(
+            same_path(a, b) or (holds(b, a) and _mentions(other, a[-1]))
+            for a in before.paths
+            for b in after.paths
+        )
+    if before.values and after.values:
+        shared = set(before.values) & set(after.values)
+        if shared:
+            return all(same_value(before.values[k], after.values[k]) for k in shared)
+        return any(same_value(a, b) for a in before.values.values() for b in after.values.values())
+    if before.commands and after.commands and before.commands & after.commands:
+        return True
+    if failed.call.name != other.call.name:
+        return bool(before.query and after.query and _shares(before.query, after.query, 0.5))
+    # The same tool with no target to compare: the same arguments, or the same with only the
+    # values the error complained about corrected.
+    general = bool(command_of(failed.call) or command_of(other.call))
+    return same_purpose(
+        _without_noise(failed.call.arguments, noise),
+        _without_noise(other.call.arguments, noise),
+        complaint,
+        general=general,
+    )
+
+
+def _shares(a: set[str], b: set[str], share: float) -> bool:
+    smaller = min(len(a), len(b))
+    return smaller > 0 and len(a & b) / smaller >= share
+
+
+def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
+    """The target a call's arguments name: its target keys' values, paths, the program and
+    subcommand of a shell command, what a read looks for and what a write puts in place."""
+    found = Target()
+    command = command_of(call)
+    if command is not None:
+        _command_target(command, found)
+        found.help_only = bool(_HELP.search(command))
+        return found
+    arguments = call.arguments
+    if not isinstance(arguments, dict):
+        return found
+    id_like: tuple[str, str] | None = None
+    for key, value in arguments.items():
+        norm = _KEY_SPLIT.sub("_", str(key)).lower()
+        if isinstance(value, (dict, list)):
+            if norm in rules.content_keys:
+                found.content |= set(words(str(value)))
+            continue
+        text = str(value).strip()
+        if not text:
+            continue
+        if norm in rules.content_keys:
+            found.content |= set(words(text))
+        elif norm in rules.query_keys:
+            found.query |= set(words(text))
+        elif norm in rules.target_keys:
+            if "/" in text or _FILE_NAME.match(text):
+                found.paths.append(path_components(text))
+            else:
+                found.values[norm] = text
+        elif id_like is None and norm.endswith(("_id", "_key")):
+            id_like = (norm, text)
+    if not found.values and id_like is not None:
+        found.values[id_like[0]] = id_like[1]
+    return found
+
+
+def _command_target(command: str, found: Target) -> None:
+    segments = [s for s in parse_command(command) if s.program not in PLUMBING]
+    doing = [s for s in segments if s.program not in FILTERS] or segments[:1]
+    for segment in doing:
+        action = segment.subcommand or ""
+        if action in RUNNERS:
+            # ``cargo run -- directive get`` and ``cargo run -- directive list`` differ
+            action = " ".join([action, *segment.arguments[:RUNNER_WORDS]])
+        found.commands.add((segment.program, action))
+    for segment in segments:
+        for word in [*segment.arguments, *segment.redirects]:
+            if "*" in word or word.startswith("-"):
+                continue
+            if "/" in word or _FILE_NAME.match(word):
+                found.paths.append(path_components(word))
+            elif segment in doing:
+                found.content |= set(words(word))
+
+
+def path_components(path: str) -> tuple[str, ...]:
+    """A path as its components, without quotes, ``.``, ``~`` or a trailing slash."""
+    cleaned = path.strip().strip("'\"`")
+    return tuple(part for part in cleaned.split("/") if part not in ("", ".", "~"))
+
+
+def same_path(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Do two paths name one place, or one inside the other? ``src/app.py`` and
+    ``/home/me/repo/src/app.py`` do (one is the other's tail, as a path relative to another
+    working folder); so do ``crates/x/src`` and ``/home/me/repo/crates/x/src/main.rs`` (a file
+    in that folder). A lone shared name counts only when it is a file name."""
+    if not a or not b:
+        return False
+    short, long = sorted((a, b), key=len)
+    for start in range(len(long) - len(short) + 1):
+        if long[start : start + len(short)] == short:
+            return len(short) >= PATH_RUN or bool(_FILE_NAME.match(short[-1]))
+    return False
+
+
+def holds(folder: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    """Is ``folder`` a folder above ``path``, written from another working folder? The head of
+    the path is the folder's tail: ``/home/me/repo/crates/x`` holds ``crates/x/src/main.rs``."""
+    for size in range(min(len(folder), len(path) - 1), PATH_RUN - 1, -1):
+        if path[:size] == folder[-size:]:
+            return True
+    return False
+
+
+def same_value(a: str, b: str) -> bool:
+    """Do two target values name one record? Equal, or equal but for letters and signs around
+    the same number (``9502127`` and ``#W9502127``); ``42`` and ``43`` do not."""
+    if a == b:
+        return True
+    short, long = sorted((a.lower(), b.lower()), key=len)
+    if len(short) < 4 or short not in long or not any(ch.isdigit() for ch in short):
+        return False
+    rest = long.replace(short, "", 1)
+    return not any(ch.isdigit() for ch in rest)
+
+
+def _mentions(slot: CallSlot, name: str) -> bool:
+    """Does a result that worked mention ``name`` (what a search in a folder above found)?"""
+    if slot.payload is None:
+        return False
+    return any(name in text.text for text in slot.payload.texts)
+
+
+def _asked_person(slot: CallSlot, texts: Texts, rules: RecoveryRules) -> bool:
+    """Did the assistant's last text of the turn, after this call, ask the person something
+    (a corrected request for them to confirm or complete)?"""
+    after = [text for position, _, text in texts.get(slot.turn, []) if position > slot.position]
+    if not after:
+        return False
+    last = after[-1].strip()
+    return "?" in last[-300:] or any(pattern.search(last) for pattern in rules.asks)
 
 
 def _without_noise(arguments: Any, noise: Any) -> Any:

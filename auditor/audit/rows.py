@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from auditor.audit.impact import impact_of
 from auditor.audit.pairing import CallSlot
 from auditor.audit.payload import clip
 from auditor.audit.verdict import finding_for
@@ -14,7 +13,7 @@ from auditor.model import (
     Conversation,
 )
 from auditor.redact import Redactor
-from auditor.rules_loader import RuleSet, default_impact_rules
+from auditor.rules_loader import RuleSet
 
 
 def _person(user_id: str | None, redactor: Redactor) -> str | None:
@@ -30,15 +29,15 @@ def call_row(
 ) -> dict[str, Any]:
     decision = slot.decision
     claim = slot.claim
-    assert decision is not None and claim is not None
+    assert decision is not None
     recovered = slot.recovered_by is not None
-    finding = finding_for(decision.outcome, claim.claim, recovered)
+    finding = finding_for(decision.outcome, claim.claim if claim else None, recovered, slot.probe)
     row = {
         "conversation_id": conversation.id,
         "tool_call_id": slot.call.id,
         "tool_name": slot.call.name,
         "outcome": decision.outcome.value,
-        "claim": claim.claim.value,
+        "claim": claim.claim.value if claim else None,
         "recovered": recovered,
         "finding": finding.value if finding else None,
         "severity": SEVERITY[finding].value if finding else None,
@@ -51,18 +50,14 @@ def call_row(
         "outcome_rule": decision.rule_id,
         "evidence": redactor.apply(decision.evidence),
         "evidence_pointer": decision.pointer,
-        "claim_cue": claim.cue,
-        "claim_sentence": redactor.apply(clip(claim.sentence, 300)),
-        "language": claim.language,
+        "claim_cue": claim.cue if claim else None,
+        "claim_sentence": redactor.apply(clip(claim.sentence, 300)) if claim else None,
+        "language": claim.language if claim else None,
         "recovered_by": slot.recovered_by,
-        "note": claim.note,
+        "note": claim.note if claim else None,
         "timestamp": slot.timestamp or conversation.timestamp,
         "user_id": _person(conversation.user_id, redactor),
-        "impact": impact_of(
-            slot.call,
-            rules.impact or default_impact_rules(),
-            rules.outcomes,
-            conversation.metadata.get("tool_annotations"),
-        ).value,
+        "impact": slot.impact,
+        "probe": slot.probe,
     }
     return row

@@ -29,12 +29,27 @@ CALLS_COLUMNS: tuple[Column, ...] = (
     Column("tool_call_id", pl.String(), _ROWS, "the format's own id of the call", True),
     Column("tool_name", pl.String(), _ROWS, "as called, MCP prefix kept", True),
     Column("outcome", pl.String(), "audit/outcomes.py", "what the tool really did", True),
-    Column("claim", pl.String(), "audit/claims/", "what the reply said about the call", True),
+    Column(
+        "claim",
+        pl.String(),
+        "audit/claims/",
+        "what the reply said about the call; null where it was not read (no finding can "
+        "follow) unless the scan ran with `--claims all`",
+        True,
+    ),
     Column("recovered", pl.Boolean(), "audit/recovery.py", "a later call did what it tried", True),
     Column("finding", pl.String(), "audit/verdict.py", "the finding, if any", True),
     Column("severity", pl.String(), "audit/verdict.py", "`critical` or `warning`", True),
     Column("source", pl.String(), _ROWS, "the input file as given on the command line", True),
     Column("line", pl.Int64(), _ROWS, "1-based line of the file that holds the result", True),
+    Column(
+        "impact",
+        pl.String(),
+        "audit/impact.py",
+        "what the call would have done had it worked: `write`, `read`, `identity` or `unknown`; "
+        "decided by `rules/impact.toml`",
+        True,
+    ),
     Column(
         "format",
         pl.String(),
@@ -94,13 +109,20 @@ CALLS_COLUMNS: tuple[Column, ...] = (
         "recovered_by",
         pl.String(),
         "audit/recovery.py",
-        "the call id of the retry that recovered a failed call",
+        "the call id of the call that did what a failed call tried (same target and effect)",
+    ),
+    Column(
+        "probe",
+        pl.Boolean(),
+        "audit/recovery.py",
+        "a failed read the assistant moved past with further calls in the same turn: no "
+        "`unreported_failure`",
     ),
     Column(
         "note",
         pl.String(),
         "audit/claims/",
-        "e.g. why a claim is `neutral` (a reply in a language with no cue pack)",
+        "e.g. why a claim is `unread` (a reply in a language with no cue pack)",
     ),
     Column(
         "timestamp",
@@ -114,13 +136,6 @@ CALLS_COLUMNS: tuple[Column, ...] = (
         _ROWS,
         "the person's id, in formats that record one; with `--redact-emails` an email id "
         "becomes a stable `sha256:…` hash, so people are still counted without being named",
-    ),
-    Column(
-        "impact",
-        pl.String(),
-        "audit/impact.py",
-        "what the call would have done had it worked: `write`, `read`, `identity` or `unknown`; "
-        "decided by `rules/impact.toml`",
     ),
     Column(
         "fingerprint",

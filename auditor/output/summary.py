@@ -43,7 +43,16 @@ def summarize(
         found = counted(calls, column)
         return {name: found.get(name, 0) for name in vocabulary}
 
-    totals = calls.select(pl.len(), pl.col("recovered").sum()).collect().row(0)
+    totals = (
+        calls.select(
+            pl.len(),
+            pl.col("recovered").sum(),
+            pl.col("probe").sum(),
+            pl.col("claim").is_not_null().sum(),
+        )
+        .collect()
+        .row(0)
+    )
     # Suppressed findings stay in the table but count for no alert.
     suppressed = pl.col("suppressed").fill_null(False)
     severity = counted(findings(calls).filter(~suppressed), "severity")
@@ -61,6 +70,11 @@ def summarize(
         "severity": {name: severity.get(name, 0) for name in ("critical", "warning")},
         "suppressed": int(n_suppressed),
         "recovered": int(totals[1] or 0),
+        # Failed reads the assistant moved past with further calls: no unreported_failure.
+        "probes": int(totals[2] or 0),
+        # Claims are read only where a finding can follow (or everywhere with --claims all);
+        # "claims.unread" counts replies in a language without a cue pack: a gap, not a pass.
+        "claims_read": int(totals[3] or 0),
         "skipped_files": len(skipped),
         "skipped_by_reason": skipped_by_reason,
         "passed_over_by_reason": dict(passed_over or {}),

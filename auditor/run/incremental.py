@@ -108,7 +108,8 @@ def digest(rules: RuleSet, settings: dict[str, Any]) -> str:
     for label in rules.files:
         if not label.startswith("<shipped>"):
             sha.update(label.encode() + b"\0" + Path(label).read_bytes())
-    sha.update(orjson.dumps({"schema": list(CALLS_SCHEMA), **settings}, default=str))
+    shape = {"schema": list(CALLS_SCHEMA), "claims_all": rules.claims_all, **settings}
+    sha.update(orjson.dumps(shape, default=str))
     return sha.hexdigest()
 
 

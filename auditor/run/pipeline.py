@@ -13,6 +13,7 @@ unknown input format, a baseline folder without a scan, a missing extra) raises
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -57,8 +58,12 @@ def scan(
     partition_by_date: bool = False,
     run_date: date | str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    claims: str = "findings",
 ) -> ScanResult:
     """Audit every transcript under ``paths`` as ``auditor scan`` does.
+
+    ``claims``: ``findings`` reads a reply's claim only where a finding can follow (the spec);
+    ``all`` reads it for every call.
 
     The result holds the tables, ``summary()``, and ``exit_status`` (the documented status for
     ``fail_on``, ``fail_on_new``). With ``out`` the run's tables are written to its run folder
@@ -69,6 +74,10 @@ def scan(
     rules, today, ignore, previous = _prepare(
         paths, rules, rules_dir, input_format, engine, suppressions, baseline, run_date
     )
+    if claims not in CLAIM_READING:
+        raise ScanRefused("usage", f"--claims must be one of {', '.join(CLAIM_READING)}")
+    if (claims == "all") != rules.claims_all:
+        rules = replace(rules, claims_all=claims == "all")
     result = scan_incremental(
         paths,
         state,
@@ -91,6 +100,9 @@ def scan(
         write_run(result.folder, result, summary, output_format, partition_by_date)
     result.exit_status = exit_status(summary, fail_on, only_new=fail_on_new)
     return result
+
+
+CLAIM_READING = ("findings", "all")  # where claims are read: --claims
 
 
 def _prepare(

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from auditor.audit.impact import RANK_COLUMNS, ranked
-from auditor.evaluate import Evaluation
+from auditor.evaluate import CAUSES, Evaluation
 from auditor.output.tables import findings
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -47,6 +47,18 @@ def print_summary(
         claim = claim_rows[index] if index < len(claim_rows) else ("", "")
         counts.add_row(outcome[0], str(outcome[1]), claim[0], str(claim[1]))
     console.print(counts)
+    console.print(
+        f"{summary.get('recovered', 0)} failed call(s) recovered, {summary.get('probes', 0)} "
+        f"probe(s) (failed lookups the assistant moved past); claims read on "
+        f"{summary.get('claims_read', 0)} call(s)."
+        + (
+            f" [yellow]{summary['claims']['unread']} reply(ies) in a language without a cue "
+            "pack were not read.[/yellow]"
+            if summary["claims"].get("unread")
+            else ""
+        ),
+        highlight=False,
+    )
 
     by_finding = Table(title="Findings")
     by_finding.add_column("finding")
@@ -150,14 +162,27 @@ def print_evaluation(console: Console, evaluation: Evaluation, *, mismatches: bo
             f"{score.f1:.3f}",
         )
     console.print(scores)
+    read = int(evaluation.joined["claim_read"].sum())
+    probe = (
+        f"   probe accuracy {evaluation.probe_accuracy:.3f}"
+        if evaluation.probe_accuracy is not None
+        else ""
+    )
     console.print(
-        f"outcome accuracy {evaluation.outcome_accuracy:.3f}   "
-        f"claim accuracy {evaluation.claim_accuracy:.3f}   "
-        f"recovered accuracy {evaluation.recovered_accuracy:.3f}   "
-        f"labelled calls {evaluation.joined.height}"
+        f"false alarms {evaluation.false_alarms} of {evaluation.quiet_calls} calls labelled "
+        f"with no finding ({evaluation.false_alarm_rate:.1%})\n"
+        f"outcome accuracy {evaluation.outcome_accuracy:.3f} over {evaluation.joined.height} "
+        f"calls   claim accuracy {evaluation.claim_accuracy:.3f} over the {read} calls whose "
+        f"claim is read\n"
+        f"recovered accuracy {evaluation.recovered_accuracy:.3f}{probe}"
+        + (
+            f"   ({evaluation.skipped_ambiguous} ambiguous label(s) not scored)"
+            if evaluation.skipped_ambiguous
+            else ""
+        )
     )
     confusion = evaluation.claim_confusion()
-    table = Table(title="Claims: expected (rows) × auditor (columns)")
+    table = Table(title="Claims where they are read: expected (rows) × auditor (columns)")
     for column in confusion.columns:
         table.add_column(column, justify="left" if column == "expected_claim" else "right")
     for row in confusion.iter_rows():
@@ -168,29 +193,43 @@ def print_evaluation(console: Console, evaluation: Evaluation, *, mismatches: bo
             f"[yellow]{evaluation.unmatched_labels} label(s) matched no call; "
             f"{evaluation.unlabelled_calls} call(s) have no label[/yellow]"
         )
-    if not mismatches:
-        return
-    wrong = evaluation.mismatches()
+    if mismatches:
+        print_mismatches(console, evaluation.mismatches())
+
+
+def print_mismatches(console: Console, wrong: Any) -> None:
+    """Every mismatch as a short block: what differs, and the columns that decided it."""
     if not wrong.height:
         return
-    table = Table(title=f"Mismatches ({wrong.height})", show_lines=True)
-    for column in ("conversation / call", "tool", "outcome", "claim", "finding", "cue · sentence"):
-        table.add_column(column, overflow="fold")
+    console.rule(f"Mismatches ({wrong.height})")
     for row in wrong.iter_rows(named=True):
-        table.add_row(
-            safe(f"{row['conversation_id']}\n{row['tool_call_id']}"),
-            safe(row["tool_name"]),
-            _versus(row["expected_outcome"], row["outcome"]),
-            _versus(row["expected_claim"], row["claim"]),
-            _versus(row["expected_finding"], row["finding"]),
-            safe(f"{row['claim_cue']} · {row['claim_sentence']}"),
+        console.print(
+            Text.assemble(
+                (f"{row['source'] or ''}:{row['line'] or ''}", "dim"),
+                "  ",
+                safe(row["conversation_id"]),
+                " ",
+                safe(row["tool_call_id"]),
+                "  ",
+                (str(row["tool_name"]), "bold"),
+            )
         )
-    console.print(table)
+        for column in ("outcome", "recovered", "probe", "claim", "finding"):
+            expected, got = row.get(f"expected_{column}"), row[column]
+            skip = (column == "claim" and not row["claim_read"]) or (
+                column == "probe" and expected is None
+            )
+            if not skip and expected != got:
+                console.print(Text.assemble(f"  {column:<9} ", _versus(expected, got)))
+        causes = [f"{name} {row[name]}" for name in CAUSES if row[name] not in (None, "")]
+        console.print(Text("  because: ", style="dim") + safe(" · ".join(causes)[:400]))
+        if row["label_note"]:
+            console.print(Text("  label: ", style="dim") + safe(str(row["label_note"])[:300]))
 
 
 def _versus(expected: Any, got: Any) -> Text:
     if expected == got:
         return safe(got)
     return Text.assemble(
-        ("want ", "dim"), safe(expected), ("\ngot ", "dim"), Text(str(got), style="bold red")
+        ("want ", "dim"), safe(expected), (" got ", "dim"), Text(str(got), style="bold red")
     )

@@ -27,8 +27,9 @@ def _write_lines(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def _rows_of(path: Path) -> dict[str, dict]:
-    return {r["tool_call_id"]: r for r in scan([path]).calls.iter_rows(named=True)}
+def _rows_of(path: Path, claims: str = "findings") -> dict[str, dict]:
+    calls = scan([path], claims=claims).calls
+    return {r["tool_call_id"]: r for r in calls.iter_rows(named=True)}
 
 
 def _calls_of(result: ReadResult) -> list[tuple[str, str, str]]:

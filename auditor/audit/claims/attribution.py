@@ -161,24 +161,33 @@ def _inherit(units: list[Unit]) -> None:
 
 def in_reply(call: CallView, position: int) -> bool:
     """Is assistant text at ``position`` part of the reply to ``call``?"""
-    return call.ready_at < position and (position < call.reply_until or position > call.final_from)
+    return call.ready_at < position and (
+        call.reply_from <= position < call.reply_until or position > call.final_from
+    )
 
 
 def set_reply_windows(calls: list[CallView], text_positions: Sequence[int] = ()) -> None:
-    """The reply to a call is the assistant's text from its result to the next tool call, and
-    the turn's final message. In a chat turn (calls, then a reply) that is all text after the
-    result, as the spec has it; in an agent's long run, later steps speak of later calls."""
+    """The reply to a call is the first assistant text after its result (even when further
+    calls came before it) up to the next tool call, and the turn's last text (back to the call
+    before it). In a chat turn (calls, then a reply) that is all text after the result; in an
+    agent's long run, later steps speak of later calls. The turn's last text is the last one
+    written, whether or not the log ends with it."""
     if not calls:
         return
     call_positions = sorted(c.position for c in calls)
-    last_event = max(max(c.position for c in calls), max(c.ready_at for c in calls))
+    texts = sorted(text_positions)
     for call in calls:
-        later = [p for p in call_positions if p > call.ready_at]
-        call.reply_until = later[0] if later else float("inf")
-        call.final_from = last_event
-        call.spoke_between = later != [] and any(
-            call.ready_at < p < call.reply_until for p in text_positions
-        )
+        after = [p for p in texts if p > call.ready_at]
+        if not after:
+            call.reply_from = call.reply_until = call.final_from = float("inf")
+            call.spoke_between = False
+            continue
+        first, last = after[0], after[-1]
+        call.reply_from = first
+        call.reply_until = next((p for p in call_positions if p > first), float("inf"))
+        before_last = [p for p in call_positions if p < last]
+        call.final_from = max(before_last[-1] if before_last else 0, call.ready_at)
+        call.spoke_between = call.reply_until < last
 
 
 def request_parts(request: str, pack: CuePack) -> list[frozenset[str]]:

@@ -46,7 +46,8 @@ class CallView:
     identity_tool: bool
     ready_at: int  # position after which assistant text is a reply to this call
     position: int = 0  # position of the call itself
-    reply_until: float = float("inf")  # the next tool call after its result ends its reply...
+    reply_from: float = float("inf")  # the first text after its result starts its reply...
+    reply_until: float = float("inf")  # ...the next tool call after that text ends it...
     final_from: float = float("inf")  # ...but the turn's final message speaks of it too
     spoke_between: bool = False  # the assistant wrote about it before its next tool call
     result_values: list[Any] = field(default_factory=list)  # JSON data the call returned

@@ -28,26 +28,30 @@ CONTEXT_CHARS = 50_000
 def read_claims(
     slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet
 ) -> None:
+    """Set the claim of each call where a finding can follow (failed or partial, and not
+    recovered), or of every call with ``rules.claims_all``; other calls keep claim None."""
+    wanted = [slot for slot in slots if rules.claims_all or claim_is_read(slot)]
+    if not wanted:
+        return
     everything = " ".join(text for turn_texts in texts.values() for _, _, text in turn_texts)
     conversation_language = detect_language(everything, rules, DEFAULT_LANGUAGE)
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
     for slot in slots:
         by_turn[slot.turn].append(slot)
-    seen = ""  # data shown in the previous turn: a reply that recounts it quotes it
-    for turn, turn_slots in sorted(by_turn.items()):
-        shown_before = seen
-        seen = " ".join(_data_of(slot) for slot in turn_slots)[:CONTEXT_CHARS]
+    for turn in sorted({slot.turn for slot in wanted}):
+        turn_slots = by_turn[turn]
         turn_texts = texts.get(turn, [])
         first = min(s.position for s in turn_slots)
         reply = " ".join(text for pos, _, text in turn_texts if pos > first)
         language = detect_language(reply, rules, conversation_language) or DEFAULT_LANGUAGE
         pack = rules.packs.get(language)
+        reading = [s for s in turn_slots if rules.claims_all or claim_is_read(s)]
         if pack is None:
             name = rules.language_names.get(language, language)
-            for slot in turn_slots:
+            for slot in reading:
                 has_reply = any(pos > _ready_at(slot) for pos, _, _ in turn_texts)
                 slot.claim = ClaimDecision(
-                    Claim.NEUTRAL if has_reply else Claim.NONE,
+                    Claim.UNREAD if has_reply else Claim.NONE,
                     "no cue pack",
                     "",
                     language,
@@ -56,18 +60,28 @@ def read_claims(
             continue
         # The person's request and what the previous turn showed; a long agent run's own data
         # is not context, or nearly any phrase would be found in it.
-        context = requests.get(turn, "") + " " + shown_before
+        shown_before = " ".join(_data_of(slot) for slot in by_turn.get(turn - 1, []))
+        context = requests.get(turn, "") + " " + shown_before[:CONTEXT_CHARS]
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
         decisions = judge_reply(views, replies, pack, requests.get(turn, ""))
+        read_here = {id(slot) for slot in reading}
         for index, slot in enumerate(turn_slots):
-            slot.claim = decisions[index]
-    # A recovered call's action is the one its retry did: the reply speaks of both as one.
-    by_id = {slot.call.id: slot for slot in slots}
-    for slot in slots:
-        retry = by_id.get(slot.recovered_by or "")
-        if retry is not None and slot.claim and retry.claim and slot.claim.claim == Claim.NEUTRAL:
-            slot.claim = retry.claim
+            if id(slot) in read_here:
+                slot.claim = decisions[index]
+    if rules.claims_all:
+        # A recovered call's action is the one its retry did: the reply speaks of both as one.
+        by_id = {slot.call.id: slot for slot in slots}
+        for slot in slots:
+            retry = by_id.get(slot.recovered_by or "")
+            if retry and slot.claim and retry.claim and slot.claim.claim == Claim.NEUTRAL:
+                slot.claim = retry.claim
+
+
+def claim_is_read(slot: CallSlot) -> bool:
+    """The spec reads a claim only where a finding can follow: a call that neither worked
+    (``ok``) nor was cut off, and was not recovered."""
+    return slot.outcome not in (Outcome.OK, Outcome.CUT_OFF) and slot.recovered_by is None
 
 
 def _carries_data(slot: CallSlot) -> bool:

@@ -121,7 +121,9 @@ def test_responses_pair_with_requests_by_id_not_by_position(tmp_path: Path, rows
     rows = rows_of(path)
     assert (rows["1"]["outcome"], rows["1"]["line"]) == ("tool_error", 4)
     assert (rows["2"]["outcome"], rows["2"]["line"]) == ("ok", 3)
-    assert {r["claim"] for r in rows.values()} == {"none"}
+    # A wire log holds no replies: the failed call's claim is "none"; the one that worked has
+    # none read, since no finding can follow it.
+    assert (rows["1"]["claim"], rows["2"]["claim"]) == ("none", None)
 
 
 def test_a_string_id_and_a_number_id_are_different_requests(tmp_path: Path):
@@ -200,10 +202,21 @@ def test_a_cancelled_call_has_no_result_and_a_late_response_is_passed_over(tmp_p
     assert (row["outcome"], row["outcome_rule"]) == ("transport_error", "no-result")
 
 
-def test_a_call_without_any_response_has_no_result(tmp_path: Path, rows_of):
+def test_a_log_that_ends_after_a_request_is_cut_off(tmp_path: Path, rows_of):
     path = write_jsonl(tmp_path / "wire.jsonl", [rpc_call(9, "export_report")])
     row = rows_of(path)["9"]
-    assert (row["outcome"], row["line"]) == ("transport_error", 1)
+    assert (row["outcome"], row["line"], row["finding"]) == ("cut_off", 1, None)
+
+
+def test_a_request_with_no_response_before_the_next_one_is_a_transport_error(
+    tmp_path: Path, rows_of
+):
+    path = write_jsonl(
+        tmp_path / "wire.jsonl",
+        [rpc_call(9, "export_report"), rpc_call(10, "list_teams"), rpc_result(10, "[]")],
+    )
+    row = rows_of(path)["9"]
+    assert (row["outcome"], row["outcome_rule"]) == ("transport_error", "no-result")
 
 
 def test_ids_are_kept_per_requester(tmp_path: Path, rows_of, write_lines):
@@ -317,7 +330,7 @@ def test_inspector_results_are_on_the_line_where_their_entry_starts(rows_of):
     assert [rows[i]["line"] for i in ("1", "2", "3", "4")] == [starts[i] for i in (2, 4, 5, 6)]
     assert rows["1"]["outcome"] == "ok"
     assert rows["2"]["evidence_pointer"] == "/response/error"
-    assert rows["4"]["outcome_rule"] == "no-result"
+    assert rows["4"]["outcome_rule"] == "log-ends"  # the export's last request, unanswered
     assert {r["server"] for r in rows.values()} == {"everything"}
 
 
@@ -371,9 +384,12 @@ def test_the_wire_samples_scan_as_expected():
         "identity_null": 1,
         "ok": 2,
         "tool_error": 1,
-        "transport_error": 6,
+        "transport_error": 4,
+        "cut_off": 2,
     }
-    assert set(wire["claim"]) == {"none"}
+    read = wire.filter(~wire["outcome"].is_in(["ok", "cut_off"]))
+    assert set(read["claim"]) == {"none"}
+    assert wire.filter(wire["outcome"].is_in(["ok", "cut_off"]))["claim"].null_count() == 4
 
 
 def test_a_claude_desktop_log_line_dates_the_call_it_carries(tmp_path: Path, rows_of, write_lines):

@@ -162,8 +162,14 @@ def test_a_failed_status_without_an_error_flags_the_result(tmp_path: Path, rows_
     assert (row["outcome"], row["evidence_pointer"]) == ("tool_error", "/output/0/status")
 
 
-def test_an_mcp_call_still_in_progress_has_no_result(tmp_path: Path, rows_of):
+def test_an_mcp_call_still_in_progress_at_the_end_of_the_log_is_cut_off(tmp_path: Path, rows_of):
     line = response(mcp_call(status="in_progress"))
+    row = rows_of(write_jsonl(tmp_path / "r.jsonl", [line]))["mcp_1"]
+    assert (row["outcome"], row["outcome_rule"]) == ("cut_off", "log-ends")
+
+
+def test_an_mcp_call_still_in_progress_when_the_reply_came_has_no_result(tmp_path: Path, rows_of):
+    line = response(mcp_call(status="in_progress"), said("Refund issued."))
     row = rows_of(write_jsonl(tmp_path / "r.jsonl", [line]))["mcp_1"]
     assert (row["outcome"], row["outcome_rule"]) == ("transport_error", "no-result")
 
@@ -179,7 +185,7 @@ def test_responses_messages_give_the_request_and_the_reply(tmp_path: Path, rows_
         True,
         "Refund PO-88412",
     )
-    row = rows_of(path)["mcp_1"]
+    row = rows_of(path, claims="all")["mcp_1"]
     assert (row["outcome"], row["claim"]) == ("ok", "success")
 
 

@@ -137,7 +137,7 @@ def test_execute_tool_attributes_become_the_call(tmp_path: Path, rows_of):
     assert (tool_call.id, tool_call.name) == ("call_VSPy", "update_ticket")
     assert tool_call.arguments == {"id": "OPS-318", "priority": 2}
     row = rows_of(path)["call_VSPy"]
-    assert (row["outcome"], row["conversation_id"], row["claim"]) == ("ok", "t1", "none")
+    assert (row["outcome"], row["conversation_id"], row["claim"]) == ("ok", "t1", None)
 
 
 def test_error_type_tool_error_is_the_tools_own_failure(tmp_path: Path, rows_of):
