@@ -52,6 +52,15 @@ class Finding(StrEnum):
     DISCARDED_PARTIAL = "discarded_partial"
 
 
+class Impact(StrEnum):
+    """What a tool call would have done, had it worked (the ``impact`` column)."""
+
+    WRITE = "write"
+    READ = "read"
+    IDENTITY = "identity"
+    UNKNOWN = "unknown"
+
+
 class Severity(StrEnum):
     CRITICAL = "critical"
     WARNING = "warning"

@@ -440,16 +440,158 @@ class NameWords(Strict):
     read_words: list[str] = Field(default_factory=list)
 
 
+class CodingTools(Strict):
+    read: list[str] = Field(default_factory=list)
+    write: list[str] = Field(default_factory=list)
+    agent_state: list[str] = Field(default_factory=list)  # the agent's own state: a read
+
+
+class EditorRule(Strict):
+    id: str
+    tools: list[str]
+    key: str
+    read: list[str] = Field(default_factory=list)
+    write: list[str] = Field(default_factory=list)
+
+
+COMMAND_KINDS = ("read", "write", "unknown", "words", "sql", "graphql")
+
+
+class ShellCommands(Strict):
+    """Command patterns by what a matching segment does (see ``rules/impact.toml``)."""
+
+    read: list[str] = Field(default_factory=list)
+    write: list[str] = Field(default_factory=list)
+    unknown: list[str] = Field(default_factory=list)
+    words: list[str] = Field(default_factory=list)
+    sql: list[str] = Field(default_factory=list)
+    graphql: list[str] = Field(default_factory=list)
+
+    @field_validator(*COMMAND_KINDS)
+    @classmethod
+    def _patterns(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not value.split() or value.split()[0].startswith("-"):
+                raise ValueError(f"{value!r} does not start with a program")
+        return values
+
+
+class ShellRules(Strict):
+    tools: list[str] = Field(default_factory=list)
+    argument_keys: list[str] = Field(default_factory=list)
+    max_chars: int = 20000
+    max_segments: int = 200
+    prefixes: dict[str, int] = Field(default_factory=dict)
+    prefix_commands: list[str] = Field(default_factory=list)
+    shells: list[str] = Field(default_factory=list)
+    module_options: dict[str, str] = Field(default_factory=dict)
+    aliases: dict[str, str] = Field(default_factory=dict)
+    keywords: list[str] = Field(default_factory=list)
+    harmless_redirects: str = "(?!)"
+    help_options: list[str] = Field(default_factory=list)
+    help_only: list[str] = Field(default_factory=list)
+    sql_write: str = "(?!)"
+    sql_read: str = "(?!)"
+    value_options: dict[str, list[str]] = Field(default_factory=dict)
+    commands: ShellCommands = Field(default_factory=ShellCommands)
+
+    _check = field_validator("harmless_redirects", "sql_write", "sql_read")(
+        classmethod(lambda cls, v: check_pattern(v))
+    )
+
+
 class ImpactRulesFile(Strict):
     graphql: GraphQLRule | None = None
     write_argument: list[WriteArgument] = Field(default_factory=list)
     names: NameWords = Field(default_factory=NameWords)
+    coding_tools: CodingTools = Field(default_factory=CodingTools)
+    editor: list[EditorRule] = Field(default_factory=list)
+    shell: ShellRules = Field(default_factory=ShellRules)
+
+
+@dataclass(frozen=True)
+class CommandPattern:
+    """One entry of ``[shell.commands]``: ``git branch --list`` is the program ``git``, the
+    word ``branch`` and the option ``--list``; ``curl -X=POST`` an option with its value."""
+
+    text: str
+    kind: str  # one of COMMAND_KINDS
+    program: str
+    words: tuple[str, ...]  # positional words in order; ``*`` is any one word
+    options: tuple[tuple[str, str | None], ...]  # (option, wanted value or None)
+
+    @property
+    def specificity(self) -> float:
+        literal = sum(1 for w in self.words if w != "*") + 0.5 * self.words.count("*")
+        return literal + sum(2 if value is not None else 1 for _, value in self.options)
+
+    @classmethod
+    def parse(cls, text: str, kind: str) -> CommandPattern:
+        program, *rest = text.split()
+        words: list[str] = []
+        options: list[tuple[str, str | None]] = []
+        for token in rest:
+            if token.startswith("-") and len(token) > 1:
+                name, sep, value = token.partition("=")
+                options.append((name, value if sep else None))
+            else:
+                words.append(token)
+        return cls(text, kind, program.lower(), tuple(words), tuple(options))
+
+
+def command_table(layers: list[ShellCommands], label: str) -> dict[str, str]:
+    """Pattern -> kind over the layers: a later layer moves a pattern to another kind; one file
+    listing a pattern under two kinds is an error."""
+    table: dict[str, str] = {}
+    for layer in layers:
+        seen: dict[str, str] = {}
+        for kind in COMMAND_KINDS:
+            for pattern in getattr(layer, kind):
+                key = " ".join(pattern.split())
+                if seen.get(key, kind) != kind:
+                    problem = f"{key!r} is listed under both {seen[key]} and {kind}"
+                    raise RuleFileError(label, "shell.commands", problem)
+                seen[key] = table[key] = kind
+    return table
+
+
+class ShellImpact:
+    """Compiled ``[shell]``: which calls run a command and how to read a command line."""
+
+    def __init__(self, shell: ShellRules, table: dict[str, str]) -> None:
+        self.tools = frozenset(t.lower() for t in shell.tools)
+        self.argument_keys = tuple(shell.argument_keys)
+        self.max_chars, self.max_segments = shell.max_chars, shell.max_segments
+        self.prefixes = {k.lower(): v for k, v in shell.prefixes.items()}
+        self.prefix_commands = frozenset(
+            tuple(p.lower().split()[:2]) for p in shell.prefix_commands if len(p.split()) >= 2
+        )
+        self.shells = frozenset(s.lower() for s in shell.shells)
+        self.module_options = {k.lower(): v for k, v in shell.module_options.items()}
+        self.aliases = {k.lower(): v.split() for k, v in shell.aliases.items() if v.split()}
+        self.keywords = frozenset(shell.keywords)
+        self.harmless_redirects = re.compile(shell.harmless_redirects)
+        self.help_options = frozenset(shell.help_options)
+        self.help_only = frozenset(shell.help_only)
+        self.sql_write = re.compile(shell.sql_write)
+        self.sql_read = re.compile(shell.sql_read)
+        self.value_options = {k.lower(): frozenset(v) for k, v in shell.value_options.items()}
+        self.patterns: dict[str, list[CommandPattern]] = {}
+        for text, kind in table.items():
+            pattern = CommandPattern.parse(text, kind)
+            self.patterns.setdefault(pattern.program, []).append(pattern)
+        # Programs with a subcommand: those a pattern names a literal word after.
+        self.subcommand_programs = frozenset(
+            program
+            for program, patterns in self.patterns.items()
+            if any(p.words and p.words[0] != "*" for p in patterns)
+        )
 
 
 class ImpactRules:
     """Compiled ``impact.toml``."""
 
-    def __init__(self, rules: ImpactRulesFile) -> None:
+    def __init__(self, rules: ImpactRulesFile, table: dict[str, str] | None = None) -> None:
         graphql = rules.graphql or GraphQLRule(mutation=r"^\s*mutation\b", query=r"^\s*query\b")
         self.mutation = re.compile(graphql.mutation, re.IGNORECASE)
         self.query = re.compile(graphql.query, re.IGNORECASE)
@@ -459,20 +601,43 @@ class ImpactRules:
         self.write_argument_ids = tuple(rule.id for rule in rules.write_argument)
         self.write_words = frozenset(w.lower() for w in rules.names.write_words)
         self.read_words = frozenset(w.lower() for w in rules.names.read_words)
+        coding = rules.coding_tools
+        self.coding_tools: dict[str, str] = {}
+        for kind, names in (("read", coding.agent_state), ("read", coding.read)):
+            self.coding_tools.update((name.lower(), kind) for name in names)
+        self.coding_tools.update((name.lower(), "write") for name in coding.write)
+        self.agent_state = frozenset(name.lower() for name in coding.agent_state)
+        self.editors = [
+            (
+                frozenset(t.lower() for t in rule.tools),
+                rule.key,
+                frozenset(v.lower() for v in rule.read),
+                frozenset(v.lower() for v in rule.write),
+            )
+            for rule in rules.editor
+        ]
+        self.editor_ids = tuple(rule.id for rule in rules.editor)
+        if table is None:
+            table = command_table([rules.shell.commands], "impact.toml")
+        self.shell = ShellImpact(rules.shell, table)
 
 
 def load_impact_rules(user_dir: Path | None, files: list[str] | None = None) -> ImpactRules:
     """The shipped ``impact.toml`` with a user's own layered over it; labels go to ``files``."""
     merged: dict[str, Any] = {}
+    tables: list[ShellCommands] = []
     for path, label in rule_layers("impact.toml", user_dir):
         data = read_toml(path, label)
-        validate_file(ImpactRulesFile, data, label)
+        layer = validate_file(ImpactRulesFile, data, label)
+        assert isinstance(layer, ImpactRulesFile)
+        tables.append(layer.shell.commands)
+        command_table([layer.shell.commands], label)  # one file names a pattern once
         merged = merge_layers(merged, data)
         if files is not None:
             files.append(label)
     checked = validate_file(ImpactRulesFile, merged, "impact.toml")
     assert isinstance(checked, ImpactRulesFile)
-    return ImpactRules(checked)
+    return ImpactRules(checked, command_table(tables, "impact.toml"))
 
 
 @lru_cache(maxsize=1)

@@ -52,8 +52,9 @@ def test_an_http_method_in_the_arguments_makes_a_write():
     assert impact("http_request", {"method": "DELETE", "url": "https://x"}) == Impact.WRITE
 
 
-def test_a_shell_is_unknown():
-    assert impact("Bash", {"command": "ls"}) == Impact.UNKNOWN
+def test_a_shell_command_is_judged_by_its_program_and_unknown_when_it_runs_a_script():
+    assert impact("Bash", {"command": "ls"}) == Impact.READ
+    assert impact("Bash", {"command": "python reproduce.py"}) == Impact.UNKNOWN
 
 
 def test_tool_words_drop_the_mcp_prefix_and_split_camel_case():

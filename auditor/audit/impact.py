@@ -6,25 +6,19 @@ write ranks above one on a read: ``rank`` gives the order findings are listed in
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
 import polars as pl
 
+from auditor.audit.commands import command_impact, command_of
 from auditor.audit.tools import bare_tool_name, is_identity_tool, tool_words
-from auditor.model import ToolCall
+from auditor.model import Impact, ToolCall
 from auditor.rules_loader import (
     ImpactRules,
     OutcomeRules,
 )
 
-
-class Impact(StrEnum):
-    WRITE = "write"
-    READ = "read"
-    IDENTITY = "identity"
-    UNKNOWN = "unknown"
-
+__all__ = ["IMPACT_RANK", "Impact", "argument_strings", "coding_tool_impact", "impact_of", "ranked"]
 
 # Lower ranks first: what the person was told changed comes before what they were told.
 IMPACT_RANK = {Impact.WRITE: 0, Impact.UNKNOWN: 1, Impact.READ: 2, Impact.IDENTITY: 2}
@@ -57,8 +51,9 @@ def impact_of(
     outcome_rules: OutcomeRules,
     annotations: dict[str, dict[str, Any]] | None = None,
 ) -> Impact:
-    """What ``call`` would have done: its annotations, its GraphQL document, identity, its
-    arguments, then the words of its name decide (see ``rules/impact.toml``)."""
+    """What ``call`` would have done: its annotations, a coding-agent tool's name or editor
+    command, its shell command, its GraphQL document, identity, its arguments, then the words
+    of its name decide (see ``rules/impact.toml``)."""
     hints = (annotations or {}).get(call.name)
     if hints is None and annotations:
         bare = bare_tool_name(call.name)
@@ -68,6 +63,12 @@ def impact_of(
             return Impact.WRITE
         if hints.get("readOnlyHint") is True:
             return Impact.READ
+    coding = coding_tool_impact(call, rules)
+    if coding is not None:
+        return coding
+    command = command_of(call, rules)
+    if command is not None:
+        return command_impact(command, rules)
     strings = argument_strings(call.arguments)
     for _, text in strings:
         if rules.mutation.search(text):
@@ -85,6 +86,24 @@ def impact_of(
         if word in rules.read_words:
             return Impact.READ
     return Impact.UNKNOWN
+
+
+def coding_tool_impact(call: ToolCall, rules: ImpactRules) -> Impact | None:
+    """A coding-agent tool known by name (``Read``, ``Edit``, SWE-agent ``open``), or an editor
+    tool by its command argument (``str_replace_editor`` view / create); None for others."""
+    names = {call.name.lower(), bare_tool_name(call.name).lower()}
+    arguments = call.arguments if isinstance(call.arguments, dict) else {}
+    for tools, key, reads, writes in rules.editors:
+        if names & tools and isinstance(arguments.get(key), str):
+            command = arguments[key].strip().lower()
+            if command in reads:
+                return Impact.READ
+            if command in writes:
+                return Impact.WRITE
+    for name in names:
+        if name in rules.coding_tools:
+            return Impact(rules.coding_tools[name])
+    return None
 
 
 def ranked(frame: pl.DataFrame | pl.LazyFrame) -> Any:
