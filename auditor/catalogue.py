@@ -53,6 +53,7 @@ CODE_CLAIM_READINGS: tuple[str, ...] = (
     "no reply",
     "restates the error",
     "deals with the failed step",
+    "puts a corrected request",
     "no cue pack",
 )
 

@@ -55,6 +55,7 @@ class CallView:
     error_text: str = ""  # error message text of a failed call
     succeeded: bool = False  # outcome ok: failure words about its data describe the data
     failed: bool = False  # the call failed (or returned no identity)
+    reads: bool = False  # impact read or identity: it was to fetch information, not act
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -62,7 +63,7 @@ def judge_reply(
     return decisions
 
 
-def _presents(unit: Unit, call: CallView) -> bool:
+def _presents(unit: Unit, call: CallView, stopwords: frozenset[str]) -> bool:
     """Does the sentence present something as found or done: values (numbers, ids, names,
     quoted titles), the things the call acted on, or the data it returned? A sentence with
     none ("I need to use the other command") plans or explains; it claims nothing done."""
@@ -73,7 +74,10 @@ def _presents(unit: Unit, call: CallView) -> bool:
     if _QUOTED.search(unit.text):
         return True
     return any(
-        word[:1].isupper() and index > 0 and not words_before.endswith((".", ":"))
+        word[:1].isupper()
+        and index > 0
+        and not words_before.endswith((".", ":"))
+        and word.lower() not in stopwords  # "I'll" is no name
         for index, (word, words_before) in enumerate(_words_with_context(unit.text))
     )
 
@@ -111,11 +115,13 @@ def _decide(
             reading.question or reading.offer or (reading.aside and not reading.success)
         ):
             continue
-        states_fact = unit.direct and id(unit) not in elsewhere and _presents(unit, call)
+        states_fact = (
+            unit.direct and id(unit) not in elsewhere and _presents(unit, call, pack.stopwords)
+        )
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
-    proposal = any(u.reading is not None and u.reading.asks_to_confirm for u in units)
-    if proposal:
+    confirming = [u for u in units if u.reading is not None and u.reading.asks_to_confirm]
+    if confirming and not call.reads:
         # The reply asks to confirm before acting: only an outright "done" claims success.
         content = [(u, r) for u, r in content if r.success]
     if failures:
@@ -138,4 +144,21 @@ def _decide(
         )
         cue = next((r.success for _, r in content if r.success), None) or "states it as fact"
         return ClaimDecision(Claim.SUCCESS, cue, unit.text, pack.language)
+    if confirming and call.failed and not call.reads and _corrected(units, call):
+        # A failed request put back to the person with other values ("the total is actually
+        # $375, shall I proceed?") tells them the first attempt did not go through.
+        return ClaimDecision(Claim.FAILURE, CORRECTED_REQUEST, confirming[0].text, pack.language)
     return ClaimDecision(Claim.NEUTRAL, "says nothing about this call", "", pack.language)
+
+
+CORRECTED_REQUEST = "puts a corrected request"
+
+
+def _corrected(units: list[Unit], call: CallView) -> bool:
+    """Does the reply name a number the failed call did not have (another total, item id or
+    date)? Numbers are compared as digit runs, so ``19:30`` matches ``2026-05-15T19:30``."""
+    had = set(_DIGITS.findall(json.dumps(call.arguments, default=str)))
+    return any(run not in had for unit in units for run in _DIGITS.findall(unit.text))
+
+
+_DIGITS = re.compile(r"\d+")

@@ -116,6 +116,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         position=slot.position,
         succeeded=slot.outcome == Outcome.OK,
         failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
+        reads=slot.impact in ("read", "identity"),
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )
