@@ -58,9 +58,16 @@ CODE_CLAIM_READINGS: tuple[str, ...] = (
 )
 
 # The steps of the impact decision that carry no ``id`` in ``impact.toml`` (the
-# ``[[write_argument]]`` rules carry their own ids).
+# ``[[write_argument]]`` and ``[[editor]]`` rules carry their own ids).
 IMPACT_STEP_IDS: tuple[str, ...] = (
     "tool-annotations",
+    "coding-tool",
+    "agent-state",
+    "shell-command",
+    "shell-redirect",
+    "shell-help",
+    "shell-sql",
+    "shell-words",
     "graphql-mutation",
     "graphql-query",
     "identity-tool",
@@ -175,10 +182,8 @@ def known_ids(rules: RuleSet) -> dict[str, str]:
     for pack in rules.packs.values():
         ids.update((cue_family(cue.id), "claim") for cue in pack.cues)
     ids.update((reading, "claim") for reading in CODE_CLAIM_READINGS)
-    ids.update(
-        (rule_id, "impact")
-        for rule_id in (rules.impact or default_impact_rules()).write_argument_ids
-    )
+    impact = rules.impact or default_impact_rules()
+    ids.update((rule_id, "impact") for rule_id in impact.write_argument_ids + impact.editor_ids)
     ids.update((rule_id, "impact") for rule_id in IMPACT_STEP_IDS)
     return ids
 

@@ -493,6 +493,7 @@ class ShellRules(Strict):
     sql_write: str = "(?!)"
     sql_read: str = "(?!)"
     value_options: dict[str, list[str]] = Field(default_factory=dict)
+    runner_name_options: list[str] = Field(default_factory=list)
     commands: ShellCommands = Field(default_factory=ShellCommands)
 
     _check = field_validator("harmless_redirects", "sql_write", "sql_read")(
@@ -576,6 +577,7 @@ class ShellImpact:
         self.sql_write = re.compile(shell.sql_write)
         self.sql_read = re.compile(shell.sql_read)
         self.value_options = {k.lower(): frozenset(v) for k, v in shell.value_options.items()}
+        self.runner_name_options = frozenset(shell.runner_name_options)
         self.patterns: dict[str, list[CommandPattern]] = {}
         for text, kind in table.items():
             pattern = CommandPattern.parse(text, kind)

@@ -15,6 +15,7 @@ from builders import rules
 from auditor.audit.commands import Segment, command_of, parse_command, segment_impact
 from auditor.audit.impact import Impact, impact_of
 from auditor.model import ToolCall
+from auditor.rules_loader import RuleFileError, load_rules
 
 
 def impact(name: str, arguments=None) -> Impact:
@@ -438,3 +439,35 @@ def test_swe_agent_interface_commands(name, arguments, expected):
 )
 def test_an_editor_tool_is_judged_by_its_command(name, command, expected):
     assert impact(name, {"command": command, "path": "/workspace/app.py"}) == expected
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo run -p autopilot --release -- issue --help",
+        "cargo run --bin issue_ready 2>&1",
+        "cargo autopilot metrics analyze --compare 2025-12-01..2025-12-19",
+    ],
+)
+def test_a_runner_is_judged_by_what_it_runs(command):
+    assert bash(command) == Impact.READ
+
+
+# ----------------------------------------------------------------------------- a user's rules
+def test_a_users_impact_file_moves_a_shipped_pattern_and_adds_its_own(tmp_path):
+    (tmp_path / "impact.toml").write_text(
+        '[shell.commands]\nread = ["docker run"]\nwrite = ["mytool sync"]\n', encoding="utf-8"
+    )
+    own = load_rules(tmp_path)
+    call = ToolCall(id="1", name="Bash", arguments={"command": "docker run --rm img"}, line=1)
+    assert impact_of(call, own.impact, own.outcomes) == Impact.READ
+    call = ToolCall(id="2", name="Bash", arguments={"command": "mytool sync --all"}, line=1)
+    assert impact_of(call, own.impact, own.outcomes) == Impact.WRITE
+
+
+def test_one_file_listing_a_pattern_under_two_impacts_is_an_error(tmp_path):
+    (tmp_path / "impact.toml").write_text(
+        '[shell.commands]\nread = ["mytool sync"]\nwrite = ["mytool  sync"]\n', encoding="utf-8"
+    )
+    with pytest.raises(RuleFileError, match="mytool sync"):
+        load_rules(tmp_path)

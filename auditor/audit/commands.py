@@ -54,7 +54,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*(?::[A-Za-z0-9_-]+)*$")
 _SCRIPT = re.compile(r"(?:^|/)(?P<stem>[^/]+?)(?:\.[A-Za-z0-9]{1,5})?$")
 _NAME_WORDS = re.compile(r"[_\-.:\s]+|(?<=[a-z0-9])(?=[A-Z])")
 _OUTPUT = re.compile(r"^(?:\d*|&)(?:>>?|>\||>&)$")
-_WORDS_LOOKED_AT = 3  # positional words read for a verb (``cargo autopilot issue ready``)
+_WORDS_LOOKED_AT = 4  # positional words read for a verb (``cargo autopilot issue ready``)
 _KIND_RANK = {"write": 3, "unknown": 2, "sql": 1, "graphql": 1, "words": 1, "read": 0}
 _MAX_DEPTH = 3  # bash -c 'bash -c "..."' nesting read
 
@@ -141,8 +141,9 @@ def _positional(segment: Segment) -> list[str]:
 
 
 def _asks_for_help(segment: Segment, positional: list[str], shell: ShellImpact) -> bool:
-    if any(option.split("=", 1)[0] in shell.help_options for option in segment.options):
-        return True
+    given_words = [option.split("=", 1)[0] for option in segment.options] + positional
+    if any(word in shell.help_options for word in given_words):
+        return True  # also after `--`: `cargo run -- issue --help`
     if segment.subcommand == "help":
         return True
     given = segment.options + positional
@@ -211,6 +212,11 @@ def _by_words(
                 return decided
         elif "/" in word or "." in word:
             scripts.append(word)
+    scripts.extend(
+        option.split("=", 1)[1]
+        for option in segment.options
+        if option.split("=", 1)[0] in rules.shell.runner_name_options and "=" in option
+    )
     if program_name:
         scripts.append(segment.program)
     for script in scripts:
