@@ -66,7 +66,7 @@ FILTERS = frozenset(
 RUNNERS = frozenset({"run", "exec", "x", "dlx", "script"})
 
 
-RUNNER_WORDS = 3  # words after a runner subcommand that name what it runs
+RUNNER_WORDS = 2  # words after a runner subcommand that name what it runs
 
 
 @dataclass
@@ -235,7 +235,7 @@ def _command_target(command: str, found: Target) -> None:
         action = segment.subcommand or ""
         if action in RUNNERS:
             # ``cargo run -- directive get`` and ``cargo run -- directive list`` differ
-            action = " ".join([action, *segment.arguments[:RUNNER_WORDS]])
+            action = " ".join([action, *_runs(segment)])
         found.commands.add((segment.program, action))
     for segment in segments:
         for word in [*segment.arguments, *segment.redirects]:
@@ -245,6 +245,18 @@ def _command_target(command: str, found: Target) -> None:
                 found.paths.append(path_components(word))
             elif segment in doing:
                 found.content |= set(words(word))
+
+
+def _runs(segment: Any) -> list[str]:
+    """What a runner runs: the program it names (``--bin x``) and its leading plain words, up
+    to the first option or quoted phrase (``create`` of ``-- create --directive d-19 "A"``)."""
+    named = [o.split("=", 1)[1] for o in segment.options if o.startswith(("--bin=", "-p="))]
+    words: list[str] = []
+    for word in segment.arguments:
+        if word.startswith("-") or " " in word or len(words) == RUNNER_WORDS:
+            break
+        words.append(word)
+    return [*named, *words]
 
 
 def path_components(path: str) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.identity import claims_identity, speaks_of_identity
 from auditor.audit.claims.units import Unit
-from auditor.audit.words import words
+from auditor.audit.words import tokens, words
 from auditor.rules_loader import CuePack
 
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
@@ -98,7 +98,8 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
     if (
         failure is None
         and reading.success is None
-        and len(unit.tokens & call.error_tokens) >= RESTATED_WORDS
+        # what is left once "no errors" and "to see if there are any errors" are taken out
+        and len(tokens(reading.cue_text, pack.stopwords) & call.error_tokens) >= RESTATED_WORDS
     ):
         failure = "restates the error"
     if (
