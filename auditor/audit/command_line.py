@@ -91,40 +91,40 @@ def program_of(command: str, rules: OutcomeRules) -> str:
     return command
 
 
-def programs(line: str, rules: OutcomeRules) -> list[str]:
+def programs(line: str | None, rules: OutcomeRules) -> list[str] | None:
+    """The programs a command line runs, in order; None when the call has no command line."""
+    if line is None:
+        return None
     return [p for p in (program_of(c, rules) for c in simple_commands(line)) if p]
 
 
 def runs(
-    line: str | None, call: ToolCall, regex: re.Pattern[str] | None, rules: OutcomeRules
+    found: list[str] | None, call: ToolCall, regex: re.Pattern[str] | None, rules: OutcomeRules
 ) -> bool:
     """Does the call run a program that ``regex`` matches (None: any program that is not a
-    viewer)? A tool that runs commands but names none (``run_tests``) runs itself."""
-    if line is None:
+    viewer)? ``found`` is ``programs()`` of its command line. A tool that runs commands but
+    names none (``run_tests``) runs itself."""
+    if found is None:
         if regex is None:
             return rules.runner_re.search(call.name) is not None
         return regex.match(call.name) is not None
-    found = programs(line, rules)
     if regex is None:
         return any(not rules.shell_viewers_re.match(p) for p in found)
     return any(regex.match(p) for p in found)
 
 
-def only_shows(line: str | None, rules: OutcomeRules) -> bool:
+def only_shows(found: list[str] | None, rules: OutcomeRules) -> bool:
     """A command line whose every program prints stored text or filters it (``cat``, ``grep``,
     ``gh run view``): what it prints is what the call was asked to show."""
-    if line is None:
-        return False
-    found = programs(line, rules)
-    return bool(found) and all(rules.shell_viewers_re.match(p) for p in found)
+    return bool(found) and all(rules.shell_viewers_re.match(p) for p in found or [])
 
 
-def without_noise(text: str, line: str | None, rules: OutcomeRules) -> str:
-    """The text without the lines a shell hook or build tool of this command line printed
-    beside the command's own output (the ``[[shell.noise]]`` rules whose program it runs)."""
-    if line is None or not rules.shell_noise_res:
+def without_noise(text: str, found: list[str] | None, rules: OutcomeRules) -> str:
+    """The text without the lines a shell hook or build tool printed beside the command's own
+    output (the ``[[shell.noise]]`` rules whose program the command line runs; ``found`` is
+    ``programs()`` of the line)."""
+    if found is None or not rules.shell_noise_res:
         return text
-    found = programs(line, rules)
     patterns = [
         pattern
         for runs_re, lines in rules.shell_noise_res

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.audit import graphql
-from auditor.audit.command_line import command_line, only_shows, runs, without_noise
+from auditor.audit.command_line import command_line, only_shows, programs, runs, without_noise
 from auditor.audit.payload import Payload, clip, read_payload
 from auditor.audit.tools import is_identity_tool
 from auditor.model import Outcome, ToolCall, ToolResult
@@ -79,7 +79,7 @@ def decide(
             result.pointer + verdict.pointer,
             verdict.missing,
         )
-    line = command_line(call, rules)
+    found = programs(command_line(call, rules), rules)
     ignored = next(
         (
             rule.id
@@ -87,7 +87,7 @@ def decide(
             if result.is_error
             and rule.matches(
                 call.name,
-                [without_noise(t.text, line, rules) for t in payload.texts],
+                [without_noise(t.text, found, rules) for t in payload.texts],
                 call.arguments,
             )
         ),
@@ -108,9 +108,9 @@ def decide(
         return OutcomeDecision(
             Outcome.IDENTITY_NULL, "identity-null", clip(shown), result.pointer + where
         )
-    found = _error_payload(call, payload, rules, line)
-    if found is not None:
-        rule_id, evidence, pointer = found
+    failure = _error_payload(call, payload, rules, found)
+    if failure is not None:
+        rule_id, evidence, pointer = failure
         return OutcomeDecision(
             Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer
         )
@@ -138,7 +138,7 @@ def _no_identity(payload: Payload, rules: OutcomeRules) -> bool:
 
 
 def _error_payload(
-    call: ToolCall, payload: Payload, rules: OutcomeRules, line: str | None
+    call: ToolCall, payload: Payload, rules: OutcomeRules, programs_run: list[str] | None
 ) -> tuple[str, str, str] | None:
     for found in payload.values:
         value = found.value
@@ -152,15 +152,15 @@ def _error_payload(
             return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
     # A search's output holds what it searched for, a viewer's what it was asked to show: error
     # words in either are data. Only rules that name the program that wrote a text read it then.
-    data_only = _runs_a_search(call, rules) or only_shows(line, rules)
+    data_only = _runs_a_search(call, rules) or only_shows(programs_run, rules)
     for text in payload.plain:
-        cleaned = without_noise(text.text, line, rules)
+        cleaned = without_noise(text.text, programs_run, rules)
         head = cleaned[:ERROR_TEXT_CHARS].lstrip()
         tail = cleaned[-ERROR_TEXT_CHARS:] if len(cleaned) > ERROR_TEXT_CHARS else ""
         lines: int | None = None
         for rule in rules.error_text_compiled:
             if rule.needs_program:
-                if not runs(line, call, rule.runs, rules):
+                if not runs(programs_run, call, rule.runs, rules):
                     continue
             elif data_only:
                 continue
@@ -172,7 +172,7 @@ def _error_payload(
             if match:
                 shown = _line_at(match.string, match.start()) if rule.anywhere else head
                 return rule.id, shown.splitlines()[0] if shown else "", text.pointer
-    if rules.runner_re.search(call.name) and not only_shows(line, rules):
+    if rules.runner_re.search(call.name) and not only_shows(programs_run, rules):
         for text in payload.plain:
             for regex in rules.test_failure_res:
                 match = regex.search(text.text)
