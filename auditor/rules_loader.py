@@ -63,8 +63,18 @@ class PatternRule(Strict):
     # The text must be this short (non-blank lines) for the rule to apply: an error line at the
     # top of long normal output (a warning printed before a build log) is not the answer.
     max_lines: int | None = None
+    # Only for a call whose command line runs a program matching this (at the start of one of its
+    # simple commands); "any" for any program that is not one of [shell] viewers. The named
+    # program wrote the text, so the rule also reads output that went through grep/head/tail.
+    runs: str | None = None
+    # Search the whole text (its head and its tail) instead of matching at its start: for the
+    # summary lines a runner prints at the end.
+    anywhere: bool = False
 
     _check = field_validator("pattern")(classmethod(lambda cls, v: check_pattern(v)))
+    _check_runs = field_validator("runs")(
+        classmethod(lambda cls, v: v if v in (None, "any") else check_pattern(v))
+    )
 
 
 class Envelope(Strict):
@@ -83,6 +93,11 @@ class LoneError(Strict):
     error_keys: list[str]
     status_keys: list[str]
     metadata_keys: list[str]
+    # Keys beside a non-empty error that explain it (validation_errors, allowed_values, hint_...):
+    # metadata too, whatever they hold.
+    metadata_key_pattern: str = "(?!)"
+
+    _check = field_validator("metadata_key_pattern")(classmethod(lambda cls, v: check_pattern(v)))
 
 
 class Identity(Strict):
@@ -119,6 +134,34 @@ class IgnoredFlag(Strict):
         return re.match(self.text, "\n".join(texts)) is not None
 
 
+class OutputNoise(Strict):
+    """Lines a shell hook or a build tool prints into a command's output that say nothing about
+    the command: removed before the text rules read it, for calls that run ``runs``."""
+
+    runs: str
+    lines: list[str]
+
+    _check_runs = field_validator("runs")(classmethod(lambda cls, v: check_pattern(v)))
+    _check_lines = field_validator("lines")(
+        classmethod(lambda cls, v: [check_pattern(p) for p in v])
+    )
+
+
+class Shell(Strict):
+    """How the outcome rules read a shell call's command line."""
+
+    # Argument keys that hold the command line of a tool that runs commands.
+    command_keys: list[str] = ["command", "cmd", "commands", "script"]
+    # Words before a program that do not change which program runs (time, sudo, env, nohup...).
+    wrappers: str = "(?!)"
+    # Programs whose output is stored text or a filter of other output (cat, grep, gh run view):
+    # errors in what they print are what the call was asked to show.
+    viewers: str = "(?!)"
+    noise: list[OutputNoise] = []
+
+    _check = field_validator("wrappers", "viewers")(classmethod(lambda cls, v: check_pattern(v)))
+
+
 class GeneralTools(Strict):
     pattern: str
     command_noise: str = "(?!)"
@@ -127,6 +170,18 @@ class GeneralTools(Strict):
     _check = field_validator("pattern", "command_noise", "search_commands")(
         classmethod(lambda cls, v: check_pattern(v))
     )
+
+
+@dataclass(frozen=True)
+class CompiledTextRule:
+    """An [[error_text]] rule, compiled: ``runs`` None with ``needs_program`` means "any"."""
+
+    id: str
+    regex: re.Pattern[str]
+    max_lines: int | None
+    runs: re.Pattern[str] | None
+    needs_program: bool
+    anywhere: bool
 
 
 class OutcomeRulesFile(Strict):
@@ -140,6 +195,7 @@ class OutcomeRulesFile(Strict):
     test_summary: TestSummary | None = None
     ignored_flag: list[IgnoredFlag] = []
     general_tools: GeneralTools | None = None
+    shell: Shell | None = None
 
 
 class OutcomeRules(Strict):
@@ -155,6 +211,7 @@ class OutcomeRules(Strict):
     test_summary: TestSummary
     ignored_flag: list[IgnoredFlag] = []
     general_tools: GeneralTools
+    shell: Shell = Shell()
 
     @cached_property
     def identity_tools(self) -> frozenset[str]:
@@ -167,6 +224,36 @@ class OutcomeRules(Strict):
     @cached_property
     def error_text_res(self) -> list[tuple[str, re.Pattern[str], int | None]]:
         return [(r.id, re.compile(r.pattern), r.max_lines) for r in self.error_text]
+
+    @cached_property
+    def error_text_compiled(self) -> list[CompiledTextRule]:
+        return [
+            CompiledTextRule(
+                r.id,
+                re.compile(r.pattern),
+                r.max_lines,
+                None if r.runs in (None, "any") else re.compile(r.runs),
+                r.runs is not None,
+                r.anywhere,
+            )
+            for r in self.error_text
+        ]
+
+    @cached_property
+    def lone_metadata_key_re(self) -> re.Pattern[str]:
+        return re.compile(self.lone_error.metadata_key_pattern)
+
+    @cached_property
+    def shell_wrappers_re(self) -> re.Pattern[str]:
+        return re.compile(self.shell.wrappers)
+
+    @cached_property
+    def shell_viewers_re(self) -> re.Pattern[str]:
+        return re.compile(self.shell.viewers)
+
+    @cached_property
+    def shell_noise_res(self) -> list[tuple[re.Pattern[str], list[re.Pattern[str]]]]:
+        return [(re.compile(n.runs), [re.compile(p) for p in n.lines]) for n in self.shell.noise]
 
     @cached_property
     def runner_re(self) -> re.Pattern[str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.audit import graphql
+from auditor.audit.command_line import command_line, only_shows, programs, runs, without_noise
 from auditor.audit.payload import Payload, clip, read_payload
 from auditor.audit.tools import is_identity_tool
 from auditor.model import Outcome, ToolCall, ToolResult
@@ -78,12 +79,17 @@ def decide(
             result.pointer + verdict.pointer,
             verdict.missing,
         )
+    found = programs(command_line(call, rules), rules)
     ignored = next(
         (
             rule.id
             for rule in rules.ignored_flag
             if result.is_error
-            and rule.matches(call.name, [t.text for t in payload.texts], call.arguments)
+            and rule.matches(
+                call.name,
+                [without_noise(t.text, found, rules) for t in payload.texts],
+                call.arguments,
+            )
         ),
         None,
     )
@@ -102,9 +108,9 @@ def decide(
         return OutcomeDecision(
             Outcome.IDENTITY_NULL, "identity-null", clip(shown), result.pointer + where
         )
-    found = _error_payload(call, payload, rules)
-    if found is not None:
-        rule_id, evidence, pointer = found
+    failure = _error_payload(call, payload, rules, found)
+    if failure is not None:
+        rule_id, evidence, pointer = failure
         return OutcomeDecision(
             Outcome.ERROR_PAYLOAD, rule_id, clip(evidence), result.pointer + pointer
         )
@@ -132,7 +138,7 @@ def _no_identity(payload: Payload, rules: OutcomeRules) -> bool:
 
 
 def _error_payload(
-    call: ToolCall, payload: Payload, rules: OutcomeRules
+    call: ToolCall, payload: Payload, rules: OutcomeRules, programs_run: list[str] | None
 ) -> tuple[str, str, str] | None:
     for found in payload.values:
         value = found.value
@@ -144,26 +150,42 @@ def _error_payload(
         lone = _lone_error(value, rules)
         if lone is not None:
             return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
-    searched = _runs_a_search(call, rules)
+    # A search's output holds what it searched for, a viewer's what it was asked to show: error
+    # words in either are data. Only rules that name the program that wrote a text read it then.
+    data_only = _runs_a_search(call, rules) or only_shows(programs_run, rules)
     for text in payload.plain:
-        if searched:
-            break  # the output is what a search found: error words in it are its matches
-        stripped = text.text[:ERROR_TEXT_CHARS].lstrip()
+        cleaned = without_noise(text.text, programs_run, rules)
+        head = cleaned[:ERROR_TEXT_CHARS].lstrip()
+        tail = cleaned[-ERROR_TEXT_CHARS:] if len(cleaned) > ERROR_TEXT_CHARS else ""
         lines: int | None = None
-        for rule_id, regex, max_lines in rules.error_text_res:
-            if max_lines is not None:
-                lines = lines if lines is not None else _count_lines(text.text, max_lines)
-                if lines > max_lines:
+        for rule in rules.error_text_compiled:
+            if rule.needs_program:
+                if not runs(programs_run, call, rule.runs, rules):
                     continue
-            if regex.search(stripped):
-                return rule_id, stripped.splitlines()[0] if stripped else "", text.pointer
-    if rules.runner_re.search(call.name):
+            elif data_only:
+                continue
+            if rule.max_lines is not None:
+                lines = lines if lines is not None else _count_lines(cleaned, rule.max_lines)
+                if lines > rule.max_lines:
+                    continue
+            match = rule.regex.search(head) or (rule.anywhere and tail and rule.regex.search(tail))
+            if match:
+                shown = _line_at(match.string, match.start()) if rule.anywhere else head
+                return rule.id, shown.splitlines()[0] if shown else "", text.pointer
+    if rules.runner_re.search(call.name) and not only_shows(programs_run, rules):
         for text in payload.plain:
             for regex in rules.test_failure_res:
                 match = regex.search(text.text)
                 if match:
                     return rules.test_summary.id, match.group(0).strip(), text.pointer
     return None
+
+
+def _line_at(text: str, index: int) -> str:
+    """The whole line of ``text`` that holds ``index``, stripped."""
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    return text[start : end if end >= 0 else len(text)].strip()
 
 
 def _runs_a_search(call: ToolCall, rules: OutcomeRules) -> bool:
@@ -187,18 +209,34 @@ def _count_lines(text: str, limit: int) -> int:
 
 
 def _lone_error(value: dict[str, Any], rules: OutcomeRules) -> str | None:
-    """The key of a lone error object's error, or None when the object carries real data."""
+    """The key of a lone error object's error, or None when the object carries real data.
+
+    Lone: nothing but error metadata beside a truthy error key or an HTTP error status; or a
+    non-empty error message or object beside keys that carry no result data (scalars that echo
+    the request, empty lists, keys that explain the error): ``{"error": "not found", "id": 7}``.
+    """
     lone = rules.lone_error
-    if not set(value) <= set(lone.metadata_keys):
+    if set(value) <= set(lone.metadata_keys):
+        for key in lone.error_keys:
+            if value.get(key):
+                return key
+        for key in lone.status_keys:
+            status = value.get(key)
+            if isinstance(status, int) and not isinstance(status, bool) and 400 <= status <= 599:
+                return key
         return None
-    for key in lone.error_keys:
-        if value.get(key):
-            return key
-    for key in lone.status_keys:
-        status = value.get(key)
-        if isinstance(status, int) and not isinstance(status, bool) and 400 <= status <= 599:
-            return key
-    return None
+    error_key = next(
+        (key for key in lone.error_keys if isinstance(value.get(key), str | dict) and value[key]),
+        None,
+    )
+    if error_key is None or (isinstance(value[error_key], str) and not value[error_key].strip()):
+        return None
+    for key, item in value.items():
+        if key in lone.metadata_keys or rules.lone_metadata_key_re.search(key):
+            continue
+        if isinstance(item, list | dict) and item:
+            return None  # result data beside the error: a partial answer, not a lone error
+    return error_key
 
 
 def _describe(value: dict[str, Any]) -> str:

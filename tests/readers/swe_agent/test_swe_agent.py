@@ -150,7 +150,7 @@ def test_older_swe_agent_runs_are_read_from_the_trajectory_steps(tmp_path: Path,
         ("step-2", "submit"),
     ]
     tests = rows[1]
-    assert (tests["outcome"], tests["outcome_rule"]) == ("error_payload", "test-run-failed")
+    assert (tests["outcome"], tests["outcome_rule"]) == ("error_payload", "pytest-failed")
     assert tests["evidence_pointer"] == "/trajectory/1/observation"
     assert tests["finding"] == "false_success"
 
