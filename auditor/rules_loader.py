@@ -150,16 +150,12 @@ class OutputNoise(Strict):
 class Shell(Strict):
     """How the outcome rules read a shell call's command line."""
 
-    # Argument keys that hold the command line of a tool that runs commands.
-    command_keys: list[str] = ["command", "cmd", "commands", "script"]
-    # Words before a program that do not change which program runs (time, sudo, env, nohup...).
-    wrappers: str = "(?!)"
     # Programs whose output is stored text or a filter of other output (cat, grep, gh run view):
     # errors in what they print are what the call was asked to show.
     viewers: str = "(?!)"
     noise: list[OutputNoise] = []
 
-    _check = field_validator("wrappers", "viewers")(classmethod(lambda cls, v: check_pattern(v)))
+    _check = field_validator("viewers")(classmethod(lambda cls, v: check_pattern(v)))
 
 
 class GeneralTools(Strict):
@@ -242,10 +238,6 @@ class OutcomeRules(Strict):
     @cached_property
     def lone_metadata_key_re(self) -> re.Pattern[str]:
         return re.compile(self.lone_error.metadata_key_pattern)
-
-    @cached_property
-    def shell_wrappers_re(self) -> re.Pattern[str]:
-        return re.compile(self.shell.wrappers)
 
     @cached_property
     def shell_viewers_re(self) -> re.Pattern[str]:

@@ -11,91 +11,18 @@ from __future__ import annotations
 
 import re
 
+from auditor.audit.commands import command_of, parse_command
 from auditor.model import ToolCall
-from auditor.rules_loader import OutcomeRules
-
-_SHELLS = re.compile(r"^(?:/\S*/)?(?:ba|z|da|k)?sh$")
-_ASSIGNMENT = re.compile(r"""^[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S)*\s*""")
-_REDIRECT = re.compile(r"^(?:\d?[<>]&?\d*\s*\S+\s*)+")
+from auditor.rules_loader import ImpactRules, OutcomeRules
 
 
-def command_line(call: ToolCall, rules: OutcomeRules) -> str | None:
-    """The command line of a call to a tool that runs commands, or None (no such argument)."""
-    if not rules.runner_re.search(call.name):
-        return None
-    arguments = call.arguments
-    if isinstance(arguments, str):
-        return arguments
-    if not isinstance(arguments, dict):
-        return None
-    for key in rules.shell.command_keys:
-        value = arguments.get(key)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            # ["bash", "-lc", "cargo test"] runs its last word; ["cargo", "test"] is the line.
-            if _SHELLS.match(value[0]) and len(value) >= 3 and value[-2].endswith("c"):
-                return value[-1]
-            return " ".join(value)
-    return None
-
-
-def simple_commands(line: str) -> list[str]:
-    """The simple commands of a command line: split at unquoted ``&& || ; | &``, new lines,
-    parentheses and command substitutions."""
-    parts: list[str] = []
-    current: list[str] = []
-    quote = ""
-    index = 0
-    while index < len(line):
-        char = line[index]
-        if quote:
-            if char == "\\" and quote == '"' and index + 1 < len(line):
-                current.append(line[index : index + 2])
-                index += 2
-                continue
-            if char == quote:
-                quote = ""
-            current.append(char)
-        elif char == "\\" and index + 1 < len(line):
-            current.append(line[index : index + 2])
-            index += 2
-            continue
-        elif char in "'\"":
-            quote = char
-            current.append(char)
-        elif char in "&|;\n()`" or (char == "$" and line[index + 1 : index + 2] == "("):
-            if char == "&" and current and current[-1] in "<>":
-                current.append(char)  # 2>&1 is a redirection, not a separator
-            else:
-                parts.append("".join(current))
-                current = []
-        else:
-            current.append(char)
-        index += 1
-    parts.append("".join(current))
-    return [part.strip() for part in parts if part.strip()]
-
-
-def program_of(command: str, rules: OutcomeRules) -> str:
-    """A simple command from its program on: without variable assignments, redirections and
-    wrappers such as ``time``, ``sudo``, ``env`` or ``timeout 60``."""
-    previous = None
-    while previous != command:
-        previous = command
-        command = _ASSIGNMENT.sub("", command, count=1)
-        command = _REDIRECT.sub("", command, count=1)
-        wrapper = rules.shell_wrappers_re.match(command)
-        if wrapper and wrapper.end() > 0:
-            command = command[wrapper.end() :].lstrip()
-    return command
-
-
-def programs(line: str | None, rules: OutcomeRules) -> list[str] | None:
-    """The programs a command line runs, in order; None when the call has no command line."""
+def programs(call: ToolCall, impact: ImpactRules | None = None) -> list[str] | None:
+    """The programs a call's command line runs, in order, each from its program on (``cargo
+    test -p x``); None when the call runs no command line. ``commands`` reads the line."""
+    line = command_of(call, impact)
     if line is None:
         return None
-    return [p for p in (program_of(c, rules) for c in simple_commands(line)) if p]
+    return [segment.command for segment in parse_command(line, impact) if segment.command]
 
 
 def runs(

@@ -40,6 +40,16 @@ class Segment:
     # Where ``--`` stood, as an index into [subcommand, *arguments] (what a runner passes on).
     separator: int | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def command(self) -> str:
+        """The segment from its program on, without assignments and wrappers before it
+        (``cargo test -p x 2>&1`` of ``FOO=1 sudo cargo test -p x 2>&1``)."""
+        found = re.search(rf"(?:^|[\s/]){re.escape(self.program)}(?=\s|$)", self.text)
+        if found is None:
+            return self.text
+        start = found.start() + (1 if found.group(0)[:1] in (" ", "\t", "/") else 0)
+        return self.text[start:]
+
 
 @dataclass(frozen=True)
 class _Token:

@@ -46,7 +46,12 @@ def audit_conversation(
         if slot.result is not None and slot.result.returned:
             slot.payload = read_payload(slot.result)
         slot.decision = decide(
-            slot.call, slot.result, rules.outcomes, payload=slot.payload, late=slot.late
+            slot.call,
+            slot.result,
+            rules.outcomes,
+            payload=slot.payload,
+            late=slot.late,
+            impact=impact_rules,
         )
         if (
             slot.ends_log

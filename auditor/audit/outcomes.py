@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.audit import graphql
-from auditor.audit.command_line import command_line, only_shows, programs, runs, without_noise
+from auditor.audit.command_line import only_shows, programs, runs, without_noise
 from auditor.audit.payload import Payload, clip, read_payload
 from auditor.audit.tools import is_identity_tool
 from auditor.model import Outcome, ToolCall, ToolResult
-from auditor.rules_loader import OutcomeRules
+from auditor.rules_loader import ImpactRules, OutcomeRules
 
 # Wrappers a client puts around a transport error before the "MCP error ..." text.
 _WRAPPER = re.compile(r"^\s*(?:<tool_use_error>\s*)?(?:Error:\s*)?")
@@ -38,10 +38,12 @@ def decide(
     *,
     payload: Payload | None = None,
     late: bool = False,
+    impact: ImpactRules | None = None,
 ) -> OutcomeDecision:
     """The outcome of one call. ``late``: its result only came after the assistant spoke again.
 
-    ``payload`` is the result's already-read payload, when the caller has it.
+    ``payload`` is the result's already-read payload, when the caller has it; ``impact`` the
+    rules that say which tools run a command line (the shipped ones when None).
     """
     if result is None:
         return OutcomeDecision(Outcome.TRANSPORT_ERROR, "no-result", "no tool result came back")
@@ -79,7 +81,7 @@ def decide(
             result.pointer + verdict.pointer,
             verdict.missing,
         )
-    found = programs(command_line(call, rules), rules)
+    found = programs(call, impact)
     ignored = next(
         (
             rule.id
