@@ -13,6 +13,7 @@ A *probe* is a failed read the assistant moved past with further calls in the sa
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +70,13 @@ RUNNERS = frozenset({"run", "exec", "x", "dlx", "script"})
 RUNNER_WORDS = 2  # words after a runner subcommand that name what it runs
 
 
+# Options that name the program or package a command acts on.
+NAMING_OPTIONS = ("--bin=", "-p=", "--package=")
+
+
+_OBJECT = re.compile(r"^[A-Za-z][\w.-]{2,}$")  # a name a command acts on: ``uuid``, ``autopilot``
+
+
 @dataclass
 class Target:
     """What a call acts on, read from its arguments."""
@@ -79,6 +87,8 @@ class Target:
     query: set[str] = field(default_factory=set)  # the words a read looks for
     content: set[str] = field(default_factory=set)  # the words a write puts in place
     help_only: bool = False  # a command that only asks for its usage (``--help``)
+    objects: set[str] = field(default_factory=set)  # what a command acts on (``uuid``)
+    text: str = ""  # the call's arguments as lower-cased text
 
 
 def recover(slots: list[CallSlot], rules: RuleSet, texts: Texts | None = None) -> None:
@@ -172,6 +182,10 @@ def _same_target(
         return any(same_value(a, b) for a in before.values.values() for b in after.values.values())
     if before.commands and after.commands and before.commands & after.commands:
         return True
+    if before.objects and not after.commands and all(o in after.text for o in before.objects):
+        # A command's goal reached by editing files: ``cargo add uuid`` failed, then an edit
+        # of Cargo.toml added uuid.
+        return True
     if failed.call.name != other.call.name:
         return bool(before.query and after.query and _shares(before.query, after.query, 0.5))
     # The same tool with no target to compare: the same arguments, or the same with only the
@@ -193,7 +207,7 @@ def _shares(a: set[str], b: set[str], share: float) -> bool:
 def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     """The target a call's arguments name: its target keys' values, paths, the program and
     subcommand of a shell command, what a read looks for and what a write puts in place."""
-    found = Target()
+    found = Target(text=json.dumps(call.arguments, default=str).lower())
     command = command_of(call)
     if command is not None:
         _command_target(command, found)
@@ -232,6 +246,11 @@ def _command_target(command: str, found: Target) -> None:
     segments = [s for s in parse_command(command) if s.program not in PLUMBING]
     doing = [s for s in segments if s.program not in FILTERS] or segments[:1]
     for segment in doing:
+        found.objects |= {
+            word.lower()
+            for word in [*segment.arguments, *_named(segment)]
+            if _OBJECT.match(word) and "/" not in word
+        }
         action = segment.subcommand or ""
         if action in RUNNERS:
             # ``cargo run -- directive get`` and ``cargo run -- directive list`` differ
@@ -247,10 +266,15 @@ def _command_target(command: str, found: Target) -> None:
                 found.content |= set(words(word))
 
 
+def _named(segment: Any) -> list[str]:
+    """The program or package a command names by option (``--bin x``, ``-p x``)."""
+    return [o.split("=", 1)[1] for o in segment.options if o.startswith(NAMING_OPTIONS)]
+
+
 def _runs(segment: Any) -> list[str]:
     """What a runner runs: the program it names (``--bin x``) and its leading plain words, up
     to the first option or quoted phrase (``create`` of ``-- create --directive d-19 "A"``)."""
-    named = [o.split("=", 1)[1] for o in segment.options if o.startswith(("--bin=", "-p="))]
+    named = _named(segment)
     words: list[str] = []
     for word in segment.arguments:
         if word.startswith("-") or " " in word or len(words) == RUNNER_WORDS:
