@@ -121,6 +121,8 @@ class IgnoredFlag(Strict):
     tools: str
     text: str
     command: str | None = None
+    # The text itself says the call's purpose holds: the call is ok without reading the payload.
+    settled: bool = False
 
     _check = field_validator("tools", "text")(classmethod(lambda cls, v: check_pattern(v)))
 

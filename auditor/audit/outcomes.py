@@ -82,9 +82,9 @@ def decide(
             verdict.missing,
         )
     found = programs(call, impact)
-    ignored = next(
+    ignored_rule = next(
         (
-            rule.id
+            rule
             for rule in rules.ignored_flag
             if result.is_error
             and rule.matches(
@@ -95,6 +95,9 @@ def decide(
         ),
         None,
     )
+    ignored = ignored_rule.id if ignored_rule else None
+    if ignored_rule is not None and ignored_rule.settled:
+        return OutcomeDecision(Outcome.OK, f"flag-ignored:{ignored}")
     if result.is_error and ignored is None:
         first = payload.texts[0].text if payload.texts else ""
         return OutcomeDecision(

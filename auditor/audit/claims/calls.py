@@ -65,7 +65,8 @@ class CallView:
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
     quoted_text: str = ""  # result data, argument values and the request, lower-cased
-    data_tokens: frozenset[str] = frozenset()
+    data_tokens: frozenset[str] = frozenset()  # what it returned, less its own arguments
+    returned_tokens: frozenset[str] = frozenset()  # everything it returned
 
 
 def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
@@ -115,4 +116,5 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.quoted_text = GROUPED_NUMBER.sub(
         "", " ".join((data, argument_text, view.context_text)).lower()
     )
-    view.data_tokens = frozenset(data_tokens) - tokens(argument_text, stopwords)
+    view.returned_tokens = frozenset(data_tokens)
+    view.data_tokens = view.returned_tokens - tokens(argument_text, stopwords)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from auditor.audit.claims.attribution import (
@@ -18,7 +19,7 @@ from auditor.audit.claims.attribution import (
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import Polarity, polarity
 from auditor.audit.claims.units import Unit, split_units
-from auditor.audit.words import name_words, tokens
+from auditor.audit.words import name_words, tokens, words
 from auditor.model import Claim
 from auditor.rules_loader import CuePack
 
@@ -51,6 +52,12 @@ def judge_reply(
         units.extend(new)
     attribute(units, calls, pack)
     parts = request_parts(request, pack)
+    # Values the calls that worked returned: a sentence that only repeats them was sourced from
+    # those calls, not invented for a failed one.
+    shown: Counter[str] = Counter()
+    for worked in calls:
+        if worked.succeeded:
+            shown.update(worked.returned_tokens)
     decisions: dict[int, ClaimDecision] = {}
     for call in calls:
         replied = [u for u in units if in_reply(call, u.position)]
@@ -59,7 +66,10 @@ def judge_reply(
             continue
         mine = [u for u in replied if call.index in u.calls]
         elsewhere = answering_other_parts(call, mine, replied, parts)
-        decisions[call.index] = _decide(call, mine, pack, elsewhere)
+        own = call.returned_tokens if call.succeeded else frozenset()
+        decisions[call.index] = _decide(
+            call, mine, pack, elsewhere, lambda t, own=own: shown[t] > (t in own)
+        )
     return decisions
 
 
@@ -89,7 +99,11 @@ def _words_with_context(text: str) -> Iterator[tuple[str, str]]:
 
 
 def _decide(
-    call: CallView, units: list[Unit], pack: CuePack, elsewhere: set[int] = frozenset()
+    call: CallView,
+    units: list[Unit],
+    pack: CuePack,
+    elsewhere: set[int] = frozenset(),
+    shown: Callable[[str], bool] = lambda token: False,
 ) -> ClaimDecision:
     readings = [(u, polarity(u, pack, call)) for u in units]
     failures: list[tuple[Unit, Polarity]] = []
@@ -115,8 +129,17 @@ def _decide(
             reading.question or reading.offer or (reading.aside and not reading.success)
         ):
             continue
+        if (
+            call.reads
+            and not call.identity_tool  # "assigned to you, Jana" still claims who they are
+            and _narrates_write(unit, reading.success, pack)
+        ):
+            continue  # "Added SSH auth", "I've sent it": about a write, not about a lookup
         states_fact = (
-            unit.direct and id(unit) not in elsewhere and _presents(unit, call, pack.stopwords)
+            unit.direct
+            and id(unit) not in elsewhere
+            and _presents(unit, call, pack.stopwords)
+            and not _sourced(unit, shown)
         )
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
@@ -154,6 +177,30 @@ def _decide(
 CORRECTED_REQUEST = "puts a corrected request"
 
 
+WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes
+
+
+def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
+    """Does the sentence open on a verb of a done write ("Added …", "I've created …"), with
+    nothing but common words before it? "0 shipments scheduled" describes data instead."""
+    if not cue_id or not cue_id.endswith(WRITE_VERBS):
+        return False
+    cue = next((c for c in pack.cues if c.id == cue_id), None)
+    found = cue.regex.search(unit.cue_text) if cue else None
+    return found is not None and all(
+        word in pack.stopwords for word in words(unit.cue_text[: found.start()])
+    )
+
+
+def _sourced(unit: Unit, shown: Callable[[str], bool]) -> bool:
+    """Does a sentence only repeat values (ids, amounts, addresses) that other calls that
+    worked returned (``shown``)? Words alone prove nothing: file names and topics recur."""
+    values = [  # ids and amounts, by their parts: "nip77" of "nip77.rs", "8320" of an address
+        t for t in unit.tokens if any(ch.isdigit() for ch in t) and not _JOINED.search(t)
+    ]
+    return bool(values) and all(shown(t) for t in values)
+
+
 def _corrected(units: list[Unit], call: CallView) -> bool:
     """Does the reply name a number the failed call did not have (another total, item id or
     date)? Numbers are compared as digit runs, so ``19:30`` matches ``2026-05-15T19:30``."""
@@ -162,3 +209,6 @@ def _corrected(units: list[Unit], call: CallView) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
+
+
+_JOINED = re.compile(r"[./@#-]")  # a token made of parts, which are tokens of their own
