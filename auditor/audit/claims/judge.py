@@ -7,7 +7,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from auditor.audit.claims.attribution import (
     answering_other_parts,
@@ -17,7 +17,7 @@ from auditor.audit.claims.attribution import (
     set_reply_windows,
 )
 from auditor.audit.claims.calls import CallView
-from auditor.audit.claims.polarity import Polarity, polarity
+from auditor.audit.claims.polarity import DEALS_WITH_FAILURE, Polarity, polarity
 from auditor.audit.claims.units import Unit, split_units
 from auditor.audit.words import name_words, tokens, words
 from auditor.model import Claim
@@ -40,9 +40,11 @@ def judge_reply(
     texts: list[tuple[int, str]],
     pack: CuePack,
     request: str = "",
+    shown_before: frozenset[str] = frozenset(),
 ) -> dict[int, ClaimDecision]:
     """Claims for calls that share one turn's assistant texts ``(position, text)``, in answer
-    to the person's ``request``."""
+    to the person's ``request``; ``shown_before``: tokens of what earlier turns' calls
+    returned."""
     set_reply_windows(calls, [position for position, _ in texts])
     units: list[Unit] = []
     paragraph = 0
@@ -68,7 +70,11 @@ def judge_reply(
         elsewhere = answering_other_parts(call, mine, replied, parts)
         own = call.returned_tokens if call.succeeded else frozenset()
         decisions[call.index] = _decide(
-            call, mine, pack, elsewhere, lambda t, own=own: shown[t] > (t in own)
+            call,
+            mine,
+            pack,
+            elsewhere,
+            lambda t, own=own: shown[t] > (t in own) or t in shown_before,
         )
     return decisions
 
@@ -141,6 +147,16 @@ def _decide(
             and _presents(unit, call, pack.stopwords)
             and not _sourced(unit, shown)
         )
+        if (
+            states_fact
+            and call.failed
+            and not (reading.success or reading.identity)
+            and unit.position < call.reply_until < float("inf")
+        ):
+            # Written right after the failure, before the agent acted again: it explains what
+            # went wrong ("Another agent has pushed changes."), it does not present results.
+            failures.append((unit, replace(reading, failure=DEALS_WITH_FAILURE)))
+            continue
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
     confirming = [u for u in units if u.reading is not None and u.reading.asks_to_confirm]
@@ -175,6 +191,7 @@ def _decide(
 
 
 CORRECTED_REQUEST = "puts a corrected request"
+
 
 
 WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes

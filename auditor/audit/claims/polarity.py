@@ -18,6 +18,9 @@ _QUESTION_END = re.compile(r"\?[\s\W]*$")
 _INTRO_END = re.compile(r":\s*$")
 
 
+DEALS_WITH_FAILURE = "deals with the failed step"  # the agent reacts to the failure
+
+
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 
 
@@ -109,7 +112,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         and reading.success is None
         and unit.position < call.reply_until < float("inf")  # before the agent acted again
     ):
-        failure = "deals with the failed step"
+        failure = DEALS_WITH_FAILURE
     return Polarity(
         failure,
         reading.success,

@@ -11,7 +11,7 @@ from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import is_identity_tool
-from auditor.audit.words import data_text
+from auditor.audit.words import data_text, tokens
 from auditor.model import (
     FAILED_OUTCOMES,
     Claim,
@@ -64,7 +64,10 @@ def read_claims(
         context = requests.get(turn, "") + " " + shown_before[:CONTEXT_CHARS]
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
-        decisions = judge_reply(views, replies, pack, requests.get(turn, ""))
+        # Values earlier turns' calls returned: a reply that repeats them did not invent them.
+        earlier = " ".join(_data_of(slot) for slot in slots if slot.turn < turn)
+        shown = frozenset(tokens(earlier[-CONTEXT_CHARS:], pack.stopwords))
+        decisions = judge_reply(views, replies, pack, requests.get(turn, ""), shown)
         read_here = {id(slot) for slot in reading}
         for index, slot in enumerate(turn_slots):
             if id(slot) in read_here:
