@@ -54,9 +54,11 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         scores = {}
         for call in candidates:
             shared = unit.tokens & call.keywords.keys()
-            if call.spoke_between and unit.position > call.reply_until:
-                # The final message of a long run speaks of an early step only by naming it.
-                shared &= call.name_tokens | call.specific_tokens
+            if _past_its_reply(call, unit):
+                # The final message of a long run speaks of an early step only by naming what
+                # it alone acted on (its ids and values): the tool's own words, and values every
+                # call of the run shares, recur all through it.
+                shared = {t for t in shared & call.specific_tokens if frequency[t] == 1}
             scores[call.index] = sum(call.keywords[t] / frequency[t] for t in shared)
         best = max(scores.values())
         identity_calls = (
@@ -64,7 +66,10 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         )
         # The words of a tool's name name its action ("the refund went through"): the call whose
         # name the unit uses most is spoken of, whatever data the other calls share with it.
-        named = {c.index: len(unit.tokens & c.name_tokens) for c in candidates}
+        named = {
+            c.index: 0 if _past_its_reply(c, unit) else len(unit.tokens & c.name_tokens)
+            for c in candidates
+        }
         most_named = max(named.values())
         # A value only this call acted on (an id, a code, a title) names it too.
         exclusive = {
@@ -109,6 +114,12 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             continue
         if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+
+
+def _past_its_reply(call: CallView, unit: Unit) -> bool:
+    """Is the unit in a long run's final message, after the assistant already wrote about this
+    call right after it?"""
+    return call.spoke_between and unit.position > call.reply_until
 
 
 def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:
