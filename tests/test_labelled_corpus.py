@@ -28,3 +28,41 @@ def test_findings_reach_the_precision_and_recall_floors(evaluation):
 
 def test_outcomes_reach_the_accuracy_floor(evaluation):
     assert evaluation.outcome_accuracy >= 0.95
+
+
+# ----------------------------------------------------------------------------- real transcripts
+REAL = CORPUS.parent / "real"
+
+
+@pytest.fixture(scope="module")
+def real():
+    if not (REAL / "labels.jsonl").exists():
+        pytest.skip("no hand-labelled real corpus")
+    return evaluate(REAL)
+
+
+def test_on_real_logs_false_alarms_stay_under_two_percent_of_the_quiet_calls(real):
+    assert real.quiet_calls >= 100
+    assert real.false_alarm_rate <= 0.02
+
+
+def test_on_real_logs_outcomes_reach_the_accuracy_floor(real):
+    assert real.outcome_accuracy >= 0.95
+
+
+def test_on_real_logs_every_clear_finding_is_found(real):
+    assert real.findings["all"].false_negative == 0
+
+
+# ----------------------------------------------------------------------------- blind set
+BLIND = Path(__file__).parent / "data" / "blind" / "agent-runs"
+
+
+def test_a_blind_set_written_without_sight_of_the_rules_stays_above_its_floors():
+    """Agent runs labelled by someone who never read the rules (tests/data/blind/agent-runs):
+    a floor a little under today's figures, so that a change that overfits elsewhere shows."""
+    blind = evaluate(BLIND)
+    assert blind.findings["all"].precision >= 0.70
+    assert blind.findings["all"].recall >= 0.70
+    assert blind.outcome_accuracy >= 0.95
+    assert blind.false_alarm_rate <= 0.05
