@@ -193,7 +193,6 @@ def _decide(
 CORRECTED_REQUEST = "puts a corrected request"
 
 
-
 WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes
 
 
