@@ -281,7 +281,6 @@ CueKind = Literal[
     "contrast",  # a clause after it outweighs the clause before ("but", "however")
     "clause",  # a clause boundary without contrast (", and I ..."): parts may speak of other calls
     "past",  # speaks of an earlier turn's action ("my earlier request"): no claim on this turn
-    "reacts",  # an agent dealing with a failed step before it acts again ("let me fix that")
     "confirm",  # asks the person to confirm before acting: what the reply lists is a proposal
     "concession",  # the clause it opens is outweighed by the rest ("although")
 ]

@@ -67,7 +67,7 @@ FILTERS = frozenset(
 RUNNERS = frozenset({"run", "exec", "x", "dlx", "script"})
 
 
-RUNNER_WORDS = 2  # words after a runner subcommand that name what it runs
+RUNNER_WORDS = 3  # leading words of a command that say what it does
 
 
 # Options that name the program or package a command acts on.
@@ -83,11 +83,12 @@ class Target:
 
     values: dict[str, str] = field(default_factory=dict)  # target key -> value
     paths: list[tuple[str, ...]] = field(default_factory=list)  # path components
-    commands: set[tuple[str, str]] = field(default_factory=set)  # (program, subcommand)
+    commands: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)  # see _invocation
     query: set[str] = field(default_factory=set)  # the words a read looks for
     content: set[str] = field(default_factory=set)  # the words a write puts in place
     help_only: bool = False  # a command that only asks for its usage (``--help``)
     objects: set[str] = field(default_factory=set)  # what a command acts on (``uuid``)
+    values_named: set[str] = field(default_factory=set)  # its ids and numbers (``d-016``)
     text: str = ""  # the call's arguments as lower-cased text
 
 
@@ -164,6 +165,7 @@ def _same_target(
         return False  # looking up how a command is used is not running it
     if (
         failed.impact == "write"
+        and not before.commands  # a command rerun may correct its words
         and before.content
         and after.content
         and not _shares(before.content, after.content, SAME_CONTENT_SHARE)
@@ -180,8 +182,10 @@ def _same_target(
         if shared:
             return all(same_value(before.values[k], after.values[k]) for k in shared)
         return any(same_value(a, b) for a in before.values.values() for b in after.values.values())
-    if before.commands and after.commands and before.commands & after.commands:
-        return True
+    if any(same_invocation(a, b, complaint) for a in before.commands for b in after.commands):
+        # a corrected invocation keeps what the command acted on (``directive get d-16`` is
+        # not done by ``directive list``)
+        return all(value in after.text for value in before.values_named)
     if before.objects and not after.commands and all(o in after.text for o in before.objects):
         # A command's goal reached by editing files: ``cargo add uuid`` failed, then an edit
         # of Cargo.toml added uuid.
@@ -246,16 +250,15 @@ def _command_target(command: str, found: Target) -> None:
     segments = [s for s in parse_command(command) if s.program not in PLUMBING]
     doing = [s for s in segments if s.program not in FILTERS] or segments[:1]
     for segment in doing:
+        found.values_named |= {
+            word.lower() for word in segment.arguments if any(ch.isdigit() for ch in word)
+        }
         found.objects |= {
             word.lower()
             for word in [*segment.arguments, *_named(segment)]
             if _OBJECT.match(word) and "/" not in word
         }
-        action = segment.subcommand or ""
-        if action in RUNNERS:
-            # ``cargo run -- directive get`` and ``cargo run -- directive list`` differ
-            action = " ".join([action, *_runs(segment)])
-        found.commands.add((segment.program, action))
+        found.commands.add(_invocation(segment))
     for segment in segments:
         for word in [*segment.arguments, *segment.redirects]:
             if "*" in word or word.startswith("-"):
@@ -271,16 +274,41 @@ def _named(segment: Any) -> list[str]:
     return [o.split("=", 1)[1] for o in segment.options if o.startswith(NAMING_OPTIONS)]
 
 
-def _runs(segment: Any) -> list[str]:
-    """What a runner runs: the program it names (``--bin x``) and its leading plain words, up
-    to the first option or quoted phrase (``create`` of ``-- create --directive d-19 "A"``)."""
-    named = _named(segment)
-    words: list[str] = []
-    for word in segment.arguments:
-        if word.startswith("-") or " " in word or len(words) == RUNNER_WORDS:
+def _invocation(segment: Any) -> tuple[str, tuple[str, ...]]:
+    """What a command runs, however it is started: its program and leading words. A runner
+    counts as the program it runs: ``cargo run --bin autopilot -- issue create`` and
+    ``./target/debug/autopilot issue create`` are both ``(autopilot, (issue, create))``."""
+    leading: list[str] = []
+    for word in [segment.subcommand or "", *segment.arguments][0 if segment.subcommand else 1 :]:
+        if word.startswith("-") or " " in word or len(leading) == RUNNER_WORDS:
             break
-        words.append(word)
-    return [*named, *words]
+        leading.append(word)
+    program = segment.program
+    if leading and leading[0] in RUNNERS:
+        named, leading = _named(segment), leading[1:]
+        if named:
+            program = named[0]
+        elif leading:
+            program, leading = leading[0], leading[1:]
+    program = re.sub(r"\.(?:py|js|ts|mjs|sh|rb)$", "", program.rsplit("/", 1)[-1])
+    return program, tuple(leading)
+
+
+def same_invocation(
+    a: tuple[str, tuple[str, ...]], b: tuple[str, tuple[str, ...]], complaint: str = ""
+) -> bool:
+    """The same program, and the leading words of one begin the other's (``git push`` and
+    ``git push origin main``), or differ where the error named a word (``alembic upgrade-head``
+    after "invalid choice: 'upgrade-head'", then ``alembic upgrade head``)."""
+    if a[0] != b[0]:
+        return False
+    shorter, longer = sorted((a[1], b[1]), key=len)
+    if longer[: len(shorter)] == shorter:
+        return True
+    pairs = zip(a[1], b[1], strict=False)
+    differ = next(i for i, (x, y) in enumerate(pairs) if x != y) if shorter else 0
+    changed = {*a[1][differ : differ + 1], *b[1][differ : differ + 1]}
+    return any(len(word) >= 3 and word.lower() in complaint for word in changed)
 
 
 def path_components(path: str) -> tuple[str, ...]:

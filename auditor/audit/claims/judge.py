@@ -148,13 +148,13 @@ def _decide(
             and not _sourced(unit, shown)
         )
         if (
-            states_fact
-            and call.failed
+            call.failed
             and not (reading.success or reading.identity)
             and unit.position < call.reply_until < float("inf")
         ):
-            # Written right after the failure, before the agent acted again: it explains what
-            # went wrong ("Another agent has pushed changes."), it does not present results.
+            # Written right after the failure, before the agent acted again: it names what
+            # went wrong ("The CLI expects a number, not a UUID", "Another agent has pushed
+            # changes"), it does not present results.
             failures.append((unit, replace(reading, failure=DEALS_WITH_FAILURE)))
             continue
         if reading.success or reading.identity or states_fact:

@@ -44,7 +44,6 @@ class Reading:
     question: bool
     aside: bool
     offer: bool
-    reacts: bool
     asks_to_confirm: bool
     speaks_of_identity: bool
 
@@ -74,7 +73,6 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             or not unit.tokens
         ),
         offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
-        reacts=any(c.regex.search(unit.cue_text) for c in pack.of_kind("reacts")),
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
     )
@@ -105,14 +103,6 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         and len(tokens(reading.cue_text, pack.stopwords) & call.error_tokens) >= RESTATED_WORDS
     ):
         failure = "restates the error"
-    if (
-        failure is None
-        and call.failed
-        and reading.reacts
-        and reading.success is None
-        and unit.position < call.reply_until < float("inf")  # before the agent acted again
-    ):
-        failure = DEALS_WITH_FAILURE
     return Polarity(
         failure,
         reading.success,
