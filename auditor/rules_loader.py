@@ -351,6 +351,7 @@ class RuleSet:
     impact: Any = None  # ImpactRules: what a call would have done
     host_written: re.Pattern[str] | None = None  # user-role text the host wrote (turns.toml)
     recovery: Any = None  # RecoveryRules: what names a call's target (recovery.toml)
+    reasoning_tools: frozenset[str] = frozenset()  # tools an agent thinks aloud with
     claims_all: bool = False  # read the claim of every call, not only where a finding can follow
 
     @cached_property
@@ -481,11 +482,12 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         languages[code] = pack.markers
         language_names[code] = pack.name
     impact = load_impact_rules(user, files)
-    host_written = load_host_written(user, files)
+    host_written, reasoning_tools = load_turns(user, files)
     recovery = load_recovery_rules(user, files)
     return RuleSet(
         outcomes=outcomes,
         host_written=host_written,
+        reasoning_tools=reasoning_tools,
         recovery=recovery,
         packs=packs,
         languages=languages,
@@ -738,22 +740,31 @@ class HostWritten(Strict):
         return [check_pattern(pattern) for pattern in value]
 
 
+class Reasoning(Strict):
+    tools: list[str] = Field(default_factory=list)
+
+
 class TurnsFile(Strict):
     host_written: HostWritten = Field(default_factory=HostWritten)
+    reasoning: Reasoning = Field(default_factory=Reasoning)
 
 
-def load_host_written(user_dir: Path | None, files: list[str] | None = None) -> re.Pattern[str]:
-    """One pattern for the user-role texts a host writes (``turns.toml``, a user's added)."""
+def load_turns(
+    user_dir: Path | None, files: list[str] | None = None
+) -> tuple[re.Pattern[str], frozenset[str]]:
+    """``turns.toml`` (a user's lists added): one pattern for the user-role texts a host
+    writes, and the names of the tools an agent thinks aloud with."""
     patterns: list[str] = []
+    reasoning: set[str] = set()
     for path, label in rule_layers("turns.toml", user_dir):
         checked = validate_file(TurnsFile, read_toml(path, label), label)
         assert isinstance(checked, TurnsFile)
         patterns.extend(checked.host_written.patterns)
+        reasoning |= {name.lower() for name in checked.reasoning.tools}
         if files is not None:
             files.append(label)
-    if not patterns:
-        return re.compile(r"(?!)")
-    return re.compile("|".join(f"(?:{pattern})" for pattern in patterns), re.IGNORECASE)
+    joined = "|".join(f"(?:{pattern})" for pattern in patterns) or r"(?!)"
+    return re.compile(joined, re.IGNORECASE), frozenset(reasoning)
 
 
 # ----------------------------------------------------------------------------- recovery.toml

@@ -90,3 +90,39 @@ def test_saying_a_program_does_not_support_what_was_asked_reports_the_failure(re
         command="issue-tool create --directive d-4 'Add metrics'",
     )
     assert row["claim"] == "failure"
+
+
+def test_the_first_words_after_a_failed_step_are_about_it_even_after_silent_calls():
+    rows = audit(
+        chat(
+            user("ship the reputation module"),
+            assistant(
+                None, call("e", "Edit", file_path="src/rep.rs", old_string="a", new_string="b")
+            ),
+            tool("e", "The file src/rep.rs has been updated."),
+            assistant(None, call("p", "Bash", command="git push origin main")),
+            tool("p", "Exit code 1\nPUSH REJECTED: BUILD WARNINGS DETECTED", isError=True),
+            assistant(
+                "I have unused imports. Let me remove them:", call("f", "Bash", command="cargo fix")
+            ),
+            tool("f", "Fixed 2 warnings"),
+        )
+    )
+    assert (rows["p"]["claim"], rows["p"]["finding"]) == ("failure", None)
+
+
+def test_a_thought_the_agent_wrote_to_itself_does_not_take_the_reply_from_a_failed_call():
+    rows = audit(
+        chat(
+            user("upgrade me to business, paying with the smaller gift card"),
+            assistant(
+                None,
+                call("u", "update_reservation_flights", reservation_id="OBUT9V", cabin="business"),
+            ),
+            tool("u", "Error: gift card balance is not enough"),
+            assistant(None, call("t", "think", thought="The smaller gift card is not sufficient.")),
+            tool("t", ""),
+            assistant("The smaller gift card is not sufficient to cover the upgrade to business."),
+        )
+    )
+    assert (rows["u"]["claim"], rows["u"]["finding"]) == ("failure", None)

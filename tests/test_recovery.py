@@ -386,3 +386,44 @@ def test_an_identity_call_is_never_a_probe():
         )
     )
     assert (rows["a"]["probe"], rows["a"]["finding"]) == (False, "identity_assumed")
+
+
+def test_a_command_is_known_by_what_it_runs_however_it_is_started():
+    rows = coding_turn(
+        assistant(
+            None,
+            call(
+                "a",
+                "Bash",
+                command="cargo run --bin autopilot -- issue create 'Add APM view' 'long text'",
+            ),
+        ),
+        tool("a", "Exit code 2\nerror: unexpected argument 'long text' found", isError=True),
+        assistant(
+            None,
+            call(
+                "b",
+                "Bash",
+                command="./target/debug/autopilot issue create 'Add APM view' -d 'long text'",
+            ),
+        ),
+        tool("b", "✓ Created issue #813"),
+    )
+    assert rows["a"]["recovered_by"] == "b"
+
+
+def test_a_subcommand_the_error_named_corrected_is_a_recovery_but_not_one_that_drops_the_id():
+    wrong_word = coding_turn(
+        assistant(None, call("a", "Bash", command="alembic upgrade-head")),
+        tool("a", "Exit code 2\nalembic: error: invalid choice: 'upgrade-head'", isError=True),
+        assistant(None, call("b", "Bash", command="alembic upgrade head")),
+        tool("b", "INFO  Running upgrade 3f2a -> 9c1d"),
+    )
+    assert wrong_word["a"]["recovered_by"] == "b"
+    dropped_id = coding_turn(
+        assistant(None, call("a", "Bash", command="./bin/tracker directive get d-016")),
+        tool("a", "Exit code 2\nerror: unrecognized subcommand 'get'", isError=True),
+        assistant(None, call("b", "Bash", command="./bin/tracker directive list")),
+        tool("b", "d-001 Ship v1\nd-016 Metrics"),
+    )
+    assert dropped_id["a"]["recovered"] is False

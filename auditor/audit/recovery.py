@@ -43,6 +43,9 @@ SAME_CONTENT_SHARE = 0.5  # share of the smaller edit's words that a retry of a 
 PATH_RUN = 2  # components two paths must share, aligned, to name one place
 
 
+PHRASE_WORDS, PHRASE_CHARS = 4, 160  # a quoted title or name: words at least, characters at most
+
+
 _HELP = re.compile(r"(?:^|\s)(?:--help|-h|help)(?:\s|$)")
 
 
@@ -89,6 +92,7 @@ class Target:
     help_only: bool = False  # a command that only asks for its usage (``--help``)
     objects: set[str] = field(default_factory=set)  # what a command acts on (``uuid``)
     values_named: set[str] = field(default_factory=set)  # its ids and numbers (``d-016``)
+    phrases: set[str] = field(default_factory=set)  # a title or name it gave, several words
     text: str = ""  # the call's arguments as lower-cased text
 
 
@@ -186,6 +190,10 @@ def _same_target(
         # a corrected invocation keeps what the command acted on (``directive get d-16`` is
         # not done by ``directive list``)
         return all(value in after.text for value in before.values_named)
+    if failed.impact == "write" and any(phrase in after.text for phrase in before.phrases):
+        # The same record by the title it was to have: ``issue create "Add APM command"`` that
+        # failed, then the issue created with that title another way.
+        return True
     if before.objects and not after.commands and all(o in after.text for o in before.objects):
         # A command's goal reached by editing files: ``cargo add uuid`` failed, then an edit
         # of Cargo.toml added uuid.
@@ -250,8 +258,15 @@ def _command_target(command: str, found: Target) -> None:
     segments = [s for s in parse_command(command) if s.program not in PLUMBING]
     doing = [s for s in segments if s.program not in FILTERS] or segments[:1]
     for segment in doing:
-        found.values_named |= {
-            word.lower() for word in segment.arguments if any(ch.isdigit() for ch in word)
+        found.values_named |= {  # ids and numbers, not a quoted phrase that holds a number
+            word.lower()
+            for word in segment.arguments
+            if any(ch.isdigit() for ch in word) and not any(ch.isspace() for ch in word)
+        }
+        found.phrases |= {
+            word.lower()
+            for word in segment.arguments
+            if len(word.split()) >= PHRASE_WORDS and len(word) <= PHRASE_CHARS
         }
         found.objects |= {
             word.lower()
@@ -261,8 +276,8 @@ def _command_target(command: str, found: Target) -> None:
         found.commands.add(_invocation(segment))
     for segment in segments:
         for word in [*segment.arguments, *segment.redirects]:
-            if "*" in word or word.startswith("-"):
-                continue
+            if "*" in word or word.startswith("-") or any(ch.isspace() for ch in word):
+                continue  # a glob, an option, or a quoted phrase (a title, a message)
             if "/" in word or _FILE_NAME.match(word):
                 found.paths.append(path_components(word))
             elif segment in doing:

@@ -114,6 +114,23 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             continue
         if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
+    _after_a_failed_step(units, calls)
+
+
+def _after_a_failed_step(units: list[Unit], calls: list[CallView]) -> None:
+    """An agent's first words after a failed step, before it acts again, are about that step
+    ("I have unused imports. Let me remove them:" after a push a hook refused), whatever other
+    silent calls came before it."""
+    for call in calls:
+        if not call.failed or call.reply_until == float("inf"):
+            continue
+        if any(
+            other.ready_at > call.ready_at and other.position < call.reply_from for other in calls
+        ):
+            continue  # another step came between
+        for unit in units:
+            if call.reply_from <= unit.position < call.reply_until:
+                unit.calls.add(call.index)
 
 
 def _past_its_reply(call: CallView, unit: Unit) -> bool:

@@ -10,7 +10,7 @@ from auditor.audit.claims.calls import CallView, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
 from auditor.audit.pairing import CallSlot, Texts
-from auditor.audit.tools import is_identity_tool
+from auditor.audit.tools import bare_tool_name, is_identity_tool
 from auditor.audit.words import data_text, tokens
 from auditor.model import (
     FAILED_OUTCOMES,
@@ -37,9 +37,12 @@ def read_claims(
     conversation_language = detect_language(everything, rules, DEFAULT_LANGUAGE)
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
     for slot in slots:
-        by_turn[slot.turn].append(slot)
+        if bare_tool_name(slot.call.name).lower() not in rules.reasoning_tools:
+            by_turn[slot.turn].append(slot)  # a thought is addressed to the agent itself
     for turn in sorted({slot.turn for slot in wanted}):
         turn_slots = by_turn[turn]
+        if not turn_slots:
+            continue
         turn_texts = texts.get(turn, [])
         first = min(s.position for s in turn_slots)
         reply = " ".join(text for pos, _, text in turn_texts if pos > first)
