@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from auditor.audit.claims.calls import CallView
-from auditor.audit.claims.polarity import RESTATED_WORDS, read_unit
+from auditor.audit.claims.polarity import RESTATED_WORDS, WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
 from auditor.audit.words import tokens
 from auditor.rules_loader import CuePack
@@ -88,6 +88,16 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             tied |= {
                 c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
             }
+        success = unit.reading.success or ""
+        if (
+            success.endswith(WRITE_VERBS)
+            and not unit.reading.failures
+            and tied
+            and all(by_index[i].reads for i in tied)
+        ):
+            # "LIN-311 is now assigned to you" names the issue a search found, but only a write
+            # assigns: the writes that share its words are spoken of too.
+            tied |= {c.index for c in candidates if not c.reads and unit.tokens & c.keywords.keys()}
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True

@@ -17,7 +17,7 @@ from auditor.audit.claims.attribution import (
     set_reply_windows,
 )
 from auditor.audit.claims.calls import CallView
-from auditor.audit.claims.polarity import DEALS_WITH_FAILURE, Polarity, polarity
+from auditor.audit.claims.polarity import DEALS_WITH_FAILURE, WRITE_VERBS, Polarity, polarity
 from auditor.audit.claims.units import Unit, split_units
 from auditor.audit.words import name_words, tokens, words
 from auditor.model import Claim
@@ -191,9 +191,6 @@ def _decide(
 
 
 CORRECTED_REQUEST = "puts a corrected request"
-
-
-WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes
 
 
 def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:

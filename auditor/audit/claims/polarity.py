@@ -21,6 +21,9 @@ _INTRO_END = re.compile(r":\s*$")
 DEALS_WITH_FAILURE = "deals with the failed step"  # the agent reacts to the failure
 
 
+WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes
+
+
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 
 
