@@ -97,7 +97,11 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         ):
             # "LIN-311 is now assigned to you" names the issue a search found, but only a write
             # assigns: the writes that share its words are spoken of too.
-            tied |= {c.index for c in candidates if not c.reads and unit.tokens & c.keywords.keys()}
+            tied |= {
+                c.index
+                for c in candidates
+                if not c.reads and not _past_its_reply(c, unit) and unit.tokens & c.keywords.keys()
+            }
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
