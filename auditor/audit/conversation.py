@@ -60,7 +60,7 @@ def audit_conversation(
         ):
             slot.decision = CUT_OFF
         slot.impact = impact_of(slot.call, impact_rules, rules.outcomes, annotations).value
-    recover(slots, rules, texts)
+    recover(slots, rules, texts, requests)
     mark_probes(slots)
     read_claims(slots, texts, requests, rules)
     redactor = redactor or Redactor()

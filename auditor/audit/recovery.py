@@ -96,7 +96,12 @@ class Target:
     text: str = ""  # the call's arguments as lower-cased text
 
 
-def recover(slots: list[CallSlot], rules: RuleSet, texts: Texts | None = None) -> None:
+def recover(
+    slots: list[CallSlot],
+    rules: RuleSet,
+    texts: Texts | None = None,
+    requests: dict[int, str] | None = None,
+) -> None:
     """Set ``recovered_by`` on failed calls whose target and effect a call that worked
     achieved (see the module's docstring)."""
     recovery = rules.recovery or default_recovery_rules()
@@ -113,6 +118,7 @@ def recover(slots: list[CallSlot], rules: RuleSet, texts: Texts | None = None) -
             continue
         complaint = _complaint(slot)
         asked = _asked_person(slot, texts or {}, recovery)
+        answer = (requests or {}).get(slot.turn + 1, "")
         for other in slots:
             if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
@@ -126,7 +132,7 @@ def recover(slots: list[CallSlot], rules: RuleSet, texts: Texts | None = None) -
                 asked
                 and other.turn == slot.turn + 1
                 and other.call.name == slot.call.name
-                and other.call.arguments != slot.call.arguments
+                and _corrected_as_put(slot.call.arguments, other.call.arguments, asked + answer)
             ):
                 # A corrected request (another value, option or target) the person answered.
                 slot.recovered_by = other.call.id
@@ -374,14 +380,26 @@ def _mentions(slot: CallSlot, name: str) -> bool:
     return any(name in text.text for text in slot.payload.texts)
 
 
-def _asked_person(slot: CallSlot, texts: Texts, rules: RecoveryRules) -> bool:
-    """Did the assistant's last text of the turn, after this call, ask the person something
-    (a corrected request for them to confirm or complete)?"""
+def _asked_person(slot: CallSlot, texts: Texts, rules: RecoveryRules) -> str:
+    """The assistant's last text of the turn, after this call, when it asks the person
+    something (a corrected request for them to confirm or complete); else ""."""
     after = [text for position, _, text in texts.get(slot.turn, []) if position > slot.position]
     if not after:
-        return False
+        return ""
     last = after[-1].strip()
-    return "?" in last[-300:] or any(pattern.search(last) for pattern in rules.asks)
+    asks = "?" in last[-300:] or any(pattern.search(last) for pattern in rules.asks)
+    return last if asks else ""
+
+
+def _corrected_as_put(before: Any, after: Any, exchange: str) -> bool:
+    """Does the retry differ from the failed call by values the assistant put to the person or
+    the person gave (``375`` after "the total is actually $375, shall I proceed?")? A retry
+    with values nobody named is another request."""
+    if before == after:
+        return False
+    said = set(words(exchange))
+    new = set(words(json.dumps(after, default=str))) - set(words(json.dumps(before, default=str)))
+    return any(word in said for word in new if len(word) >= 2)
 
 
 def _without_noise(arguments: Any, noise: Any) -> Any:
