@@ -488,3 +488,22 @@ def test_an_error_object_with_context_but_no_result_data_is_an_error_payload(pay
 )
 def test_an_error_key_beside_result_data_or_empty_is_ok(payload):
     assert one_call(REPLY, {"content": json.dumps(payload)})["outcome"] == "ok"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cargo run -p issues --example create_issue || (cd /tmp/x && cargo run --quiet)",
+        "npm ci || npm install",
+        "make test || ./scripts/run-tests-in-docker.sh",
+    ],
+)
+def test_errors_of_an_attempt_a_fallback_replaced_are_not_the_outcome(command):
+    output = "error: no example target named `create_issue`\nCreated issue #821: Add APM view"
+    assert decided(command, output)[0] == "ok"
+
+
+@pytest.mark.parametrize("swallow", ["true", "echo 'tests failed'", ":"])
+def test_a_failure_swallowed_by_or_true_is_still_a_failure(swallow):
+    output = "test result: FAILED. 12 passed; 2 failed"
+    assert decided(f"cargo test 2>&1 | tail -5 || {swallow}", output)[0] == "error_payload"

@@ -15,6 +15,16 @@ from auditor.audit.commands import command_of, parse_command
 from auditor.model import ToolCall
 from auditor.rules_loader import ImpactRules, OutcomeRules
 
+# ``a || b`` where ``b`` is another way to do it (not ``|| true``, ``|| echo``): errors ``a``
+# printed were handled by ``b``, and the exit status is ``b``'s.
+_FALLBACK = re.compile(r"\|\|\s*(?!(?:true|false|:|echo|printf|exit|return)\b)[A-Za-z./~$({]")
+
+
+def has_fallback(call: ToolCall, impact: ImpactRules | None = None) -> bool:
+    """Does the call's command line run another command when the first fails?"""
+    line = command_of(call, impact)
+    return line is not None and _FALLBACK.search(line) is not None
+
 
 def programs(call: ToolCall, impact: ImpactRules | None = None) -> list[str] | None:
     """The programs a call's command line runs, in order, each from its program on (``cargo

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from auditor.audit import graphql
-from auditor.audit.command_line import only_shows, programs, runs, without_noise
+from auditor.audit.command_line import has_fallback, only_shows, programs, runs, without_noise
 from auditor.audit.payload import Payload, clip, read_payload
 from auditor.audit.tools import is_identity_tool
 from auditor.model import Outcome, ToolCall, ToolResult
@@ -113,7 +113,9 @@ def decide(
         return OutcomeDecision(
             Outcome.IDENTITY_NULL, "identity-null", clip(shown), result.pointer + where
         )
-    failure = _error_payload(call, payload, rules, found)
+    # With a fallback (``a || b``) that ran, the flag tells the outcome; the text holds the
+    # errors of the attempt it replaced.
+    failure = None if has_fallback(call, impact) else _error_payload(call, payload, rules, found)
     if failure is not None:
         rule_id, evidence, pointer = failure
         return OutcomeDecision(
