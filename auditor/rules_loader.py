@@ -586,6 +586,7 @@ class ShellRules(Strict):
 class ImpactRulesFile(Strict):
     graphql: GraphQLRule | None = None
     write_argument: list[WriteArgument] = Field(default_factory=list)
+    read_argument: list[WriteArgument] = Field(default_factory=list)  # same shape: a read
     names: NameWords = Field(default_factory=NameWords)
     coding_tools: CodingTools = Field(default_factory=CodingTools)
     editor: list[EditorRule] = Field(default_factory=list)
@@ -682,7 +683,12 @@ class ImpactRules:
         self.write_arguments = [
             (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.write_argument
         ]
-        self.write_argument_ids = tuple(rule.id for rule in rules.write_argument)
+        self.read_arguments = [
+            (frozenset(rule.keys), re.compile(rule.pattern)) for rule in rules.read_argument
+        ]
+        self.write_argument_ids = tuple(
+            rule.id for rule in [*rules.write_argument, *rules.read_argument]
+        )
         self.write_words = frozenset(w.lower() for w in rules.names.write_words)
         self.read_words = frozenset(w.lower() for w in rules.names.read_words)
         coding = rules.coding_tools

@@ -80,6 +80,9 @@ def impact_of(
     for key, text in strings:
         if any(key in keys and pattern.search(text) for keys, pattern in rules.write_arguments):
             return Impact.WRITE
+    for key, text in strings:
+        if any(key in keys and pattern.search(text) for keys, pattern in rules.read_arguments):
+            return Impact.READ
     for word in tool_words(call.name):
         if word in rules.write_words:
             return Impact.WRITE
