@@ -103,3 +103,26 @@ def test_errors_the_reply_reports_are_still_failure_reports(reply):
         file_path="src/server.rs",
     )
     assert row["claim"] == "failure"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Here's what you can do with reservation ZK41P9:\n\n1. Add checked bags ($35 each).\n"
+        "2. Upgrade to business for the fare difference.\n\nJust let me know which you'd like.",
+        "Your options for ZK41P9 are:\n- Keep the current flights and add 2 bags for $70\n"
+        "- Cancel ZK41P9 for a refund of $320 to the original card",
+        "You can choose one of these for ZK41P9:\n* HAT204 at 09:40 for $189\n"
+        "* HAT117 at 14:05 for $212",
+    ],
+)
+def test_the_items_of_an_options_list_are_choices_not_claims(reply):
+    rows = audit(
+        chat(
+            user("Change the passenger on ZK41P9 to Mia Chen."),
+            assistant(None, call("a", "update_reservation_passengers", reservation_id="ZK41P9")),
+            tool("a", "Error: passenger change not allowed for this fare"),
+            assistant(reply),
+        )
+    )
+    assert rows["a"]["claim"] != "success"

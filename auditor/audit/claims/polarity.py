@@ -75,7 +75,12 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             or bool(_INTRO_END.search(unit.text))
             or not unit.tokens
         ),
-        offer=any(c.regex.search(unit.text) for c in pack.of_kind("offer")),
+        # an item of a list that an offer or a question introduced ("Here are your options:")
+        # is one of the choices put to the person, not something done
+        offer=any(
+            c.regex.search(unit.text) or (unit.listed_under and c.regex.search(unit.listed_under))
+            for c in pack.of_kind("offer")
+        ),
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
     )

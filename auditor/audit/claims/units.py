@@ -58,6 +58,7 @@ class Unit:
     contrast: bool = False
     concession: bool = False
     heading: bool = False  # a markdown heading or a line that is all bold: a title, not a claim
+    listed_under: str = ""  # for a list item: the line that introduced the list ("Options:")
     tokens: frozenset[str] = frozenset()
     calls: set[int] = field(default_factory=set)
     direct: bool = False  # tied to its calls by its own words
@@ -72,9 +73,13 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     units: list[Unit] = []
     text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
     sentence_index = 0
+    intro = ""  # the last line before a list that ends with a colon
     for paragraph, line in enumerate(text.splitlines()):
         if not line.strip() or _TABLE_RULE.match(line):
             continue
+        item = bool(_LIST_MARK.match(line))
+        if not item:
+            intro = line if line.rstrip().endswith(":") else ""
         line = _LIST_MARK.sub("", line)
         heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
         line = _HEADING.sub("", line)
@@ -100,6 +105,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
                         contrast=is_contrast,
                         concession=is_concession,
                         heading=heading,
+                        listed_under=intro if item else "",
                         tokens=frozenset(tokens(plain, pack.stopwords)),
                     )
                 )
