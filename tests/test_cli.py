@@ -261,3 +261,16 @@ def test_the_dask_engine_without_its_extra_is_a_usage_error(tmp_path: Path, monk
     result = run("scan", SAMPLES, "--out", tmp_path, "--engine", "dask")
     assert result.exit_code == 2
     assert "transcript-auditor[dask]" in result.output
+
+
+def test_claims_are_read_where_a_finding_can_follow_unless_claims_all(tmp_path: Path):
+    run("scan", SAMPLES, "--out", tmp_path / "default", "--quiet")
+    run("scan", SAMPLES, "--out", tmp_path / "all", "--quiet", "--claims", "all")
+    default = pl.read_parquet(tmp_path / "default" / "calls.parquet")
+    every = pl.read_parquet(tmp_path / "all" / "calls.parquet")
+    worked = pl.col("outcome") == "ok"
+    assert default.filter(worked)["claim"].null_count() == default.filter(worked).height
+    assert every["claim"].null_count() == 0
+    summary = json.loads((tmp_path / "default" / "summary.json").read_text())
+    assert summary["claims_read"] == default["claim"].is_not_null().sum()
+    assert default["finding"].to_list() == every["finding"].to_list()
