@@ -427,3 +427,14 @@ def test_a_subcommand_the_error_named_corrected_is_a_recovery_but_not_one_that_d
         tool("b", "d-001 Ship v1\nd-016 Metrics"),
     )
     assert dropped_id["a"]["recovered"] is False
+
+
+def test_a_narrower_run_that_passes_does_not_recover_a_whole_run_that_failed():
+    rows = coding_turn(
+        assistant(None, call("a", "Bash", command="pytest -q 2>&1 | tail -3")),
+        tool("a", "=========== 2 failed, 40 passed in 3.10s ==========="),
+        assistant(None, call("b", "Bash", command="pytest -q tests/test_parser.py")),
+        tool("b", "=========== 12 passed in 0.40s ==========="),
+        reply="All tests pass.",
+    )
+    assert rows["a"]["recovered"] is False

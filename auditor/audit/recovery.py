@@ -204,6 +204,8 @@ def _same_target(
         # A command's goal reached by editing files: ``cargo add uuid`` failed, then an edit
         # of Cargo.toml added uuid.
         return True
+    if before.commands and after.commands:
+        return False  # two command lines that run different things
     if failed.call.name != other.call.name:
         return bool(before.query and after.query and _shares(before.query, after.query, 0.5))
     # The same tool with no target to compare: the same arguments, or the same with only the
@@ -324,10 +326,12 @@ def same_invocation(
     if a[0] != b[0]:
         return False
     shorter, longer = sorted((a[1], b[1]), key=len)
+    if not shorter:
+        return not longer  # a bare ``pytest`` is not ``pytest tests/test_one.py``
     if longer[: len(shorter)] == shorter:
         return True
     pairs = zip(a[1], b[1], strict=False)
-    differ = next(i for i, (x, y) in enumerate(pairs) if x != y) if shorter else 0
+    differ = next(i for i, (x, y) in enumerate(pairs) if x != y)
     changed = {*a[1][differ : differ + 1], *b[1][differ : differ + 1]}
     return any(len(word) >= 3 and word.lower() in complaint for word in changed)
 
