@@ -289,12 +289,12 @@ def test_anthropic_tool_results_in_a_user_message_do_not_start_a_turn():
 
 def test_a_reply_in_a_language_without_a_cue_pack_is_unread_with_a_note_and_no_finding():
     reply = (
-        "Ho aggiornato il ticket OPS-142 e ho anche aggiunto una nota per il team, "
-        "che è stato informato della modifica."
+        "Jag har uppdaterat ärendet OPS-142 och lagt till en anteckning till teamet, "
+        "som har informerats om ändringen."
     )
     row = one_call(reply, FORBIDDEN, key="OPS-142")
     assert (row["claim"], row["finding"]) == ("unread", None)
-    assert "Italian" in row["note"]
+    assert "Swedish" in row["note"]
 
 
 def test_in_an_agent_run_the_first_text_after_a_failure_is_its_reply_even_after_more_calls():

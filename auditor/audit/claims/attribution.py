@@ -88,6 +88,15 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             tied |= {
                 c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
             }
+        if (
+            any(cue.endswith(SAYS_IT_COULD_NOT) for cue, _ in unit.reading.failures)
+            and tied
+            and all(by_index[i].succeeded and unit.tokens & by_index[i].data_tokens for i in tied)
+        ):
+            # A failure said in the words of the data a lookup returned ("I couldn't move the
+            # call with Marco") is not about the lookup, which worked: it is about the failed
+            # call beside it in the same reply.
+            tied |= {c.index for c in candidates if c.failed and not _past_its_reply(c, unit)}
         success = unit.reading.success or ""
         if (
             success.endswith(WRITE_VERBS)
@@ -129,6 +138,10 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
+
+
+# Failure cues whose subject is the assistant ("I couldn't move it"), never the subject matter.
+SAYS_IT_COULD_NOT = (".failure.inability",)
 
 
 def _after_a_failed_step(units: list[Unit], calls: list[CallView]) -> None:

@@ -33,7 +33,11 @@ def read_claims(
     wanted = [slot for slot in slots if rules.claims_all or claim_is_read(slot)]
     if not wanted:
         return
-    everything = " ".join(text for turn_texts in texts.values() for _, _, text in turn_texts)
+    # What the person wrote and what the assistant wrote: a short reply ("Klaar!") is read in
+    # the language of its conversation.
+    everything = " ".join(
+        [*requests.values(), *(text for turn_texts in texts.values() for _, _, text in turn_texts)]
+    )
     conversation_language = detect_language(everything, rules, DEFAULT_LANGUAGE)
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
     for slot in slots:
