@@ -74,3 +74,11 @@ def test_the_blind_dutch_and_italian_set_stays_above_its_floors():
     assert blind.findings["all"].recall >= 0.70
     assert blind.findings["all"].precision >= 0.65
     assert blind.outcome_accuracy >= 0.95
+
+
+def test_the_blind_identity_set_stays_above_its_floors():
+    """Null identities answered in many voices, labelled by someone who never read the rules."""
+    blind = evaluate(Path(__file__).parent / "data" / "blind" / "identity")
+    assert blind.findings["identity_assumed"].precision >= 0.9
+    assert blind.findings["identity_assumed"].recall >= 0.6
+    assert blind.false_alarm_rate <= 0.1
