@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -417,6 +417,24 @@ def rule_layers(name: str, user_dir: Path | None) -> list[tuple[Any, str]]:
     return layers
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_layered(name: str, model: type[M], user_dir: Path | None, files: list[str] | None) -> M:
+    """A rule file of one name, the shipped one with a user's layered over it (``merge_layers``),
+    each layer validated as ``model``; the labels of the files read go to ``files``."""
+    merged: dict[str, Any] = {}
+    for path, label in rule_layers(name, user_dir):
+        data = read_toml(path, label)
+        validate_file(model, data, label)
+        merged = merge_layers(merged, data)
+        if files is not None:
+            files.append(label)
+    checked = validate_file(model, merged, name)
+    assert isinstance(checked, model)
+    return checked
+
+
 def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     """The shipped rule pack, with a user's folder layered over it when given."""
     user = Path(user_dir) if user_dir is not None else None
@@ -469,13 +487,8 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
         )
     languages: dict[str, frozenset[str]] = {}
     language_names: dict[str, str] = {}
-    merged = {}
-    for path, label in rule_layers("languages.toml", user):
-        data = read_toml(path, label)
-        validate_file(LanguagesFile, data, label)
-        merged = merge_layers(merged, data)
-        files.append(label)
-    for code, profile in validate_file(LanguagesFile, merged, "languages.toml").languages.items():
+    known = load_layered("languages.toml", LanguagesFile, user, files)
+    for code, profile in known.languages.items():
         languages[code] = frozenset(m.lower() for m in profile.markers)
         language_names[code] = profile.name
     for code, pack in packs.items():
@@ -760,17 +773,10 @@ def load_turns(
 ) -> tuple[re.Pattern[str], frozenset[str]]:
     """``turns.toml`` (a user's lists added): one pattern for the user-role texts a host
     writes, and the names of the tools an agent thinks aloud with."""
-    patterns: list[str] = []
-    reasoning: set[str] = set()
-    for path, label in rule_layers("turns.toml", user_dir):
-        checked = validate_file(TurnsFile, read_toml(path, label), label)
-        assert isinstance(checked, TurnsFile)
-        patterns.extend(checked.host_written.patterns)
-        reasoning |= {name.lower() for name in checked.reasoning.tools}
-        if files is not None:
-            files.append(label)
-    joined = "|".join(f"(?:{pattern})" for pattern in patterns) or r"(?!)"
-    return re.compile(joined, re.IGNORECASE), frozenset(reasoning)
+    checked = load_layered("turns.toml", TurnsFile, user_dir, files)
+    joined = "|".join(f"(?:{pattern})" for pattern in checked.host_written.patterns) or r"(?!)"
+    reasoning = frozenset(name.lower() for name in checked.reasoning.tools)
+    return re.compile(joined, re.IGNORECASE), reasoning
 
 
 # ----------------------------------------------------------------------------- recovery.toml
@@ -806,15 +812,7 @@ class RecoveryRules:
 
 def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -> RecoveryRules:
     """The shipped ``recovery.toml`` with a user's lists added."""
-    merged: dict[str, Any] = {}
-    for path, label in rule_layers("recovery.toml", user_dir):
-        data = read_toml(path, label)
-        validate_file(RecoveryFile, data, label)
-        merged = merge_layers(merged, data)
-        if files is not None:
-            files.append(label)
-    checked = validate_file(RecoveryFile, merged, "recovery.toml")
-    assert isinstance(checked, RecoveryFile)
+    checked = load_layered("recovery.toml", RecoveryFile, user_dir, files)
     return RecoveryRules(
         target_keys=frozenset(k.lower() for k in checked.targets.keys),
         content_keys=frozenset(k.lower() for k in checked.targets.content_keys),

@@ -43,6 +43,13 @@ def read_claims(
     for slot in slots:
         if bare_tool_name(slot.call.name).lower() not in rules.reasoning_tools:
             by_turn[slot.turn].append(slot)  # a thought is addressed to the agent itself
+    data: dict[int, str] = {}  # each call's returned data as text, made once
+
+    def data_of(slot: CallSlot) -> str:
+        if id(slot) not in data:
+            data[id(slot)] = _data_of(slot)
+        return data[id(slot)]
+
     for turn in sorted({slot.turn for slot in wanted}):
         turn_slots = by_turn[turn]
         if not turn_slots:
@@ -67,12 +74,12 @@ def read_claims(
             continue
         # The person's request and what the previous turn showed; a long agent run's own data
         # is not context, or nearly any phrase would be found in it.
-        shown_before = " ".join(_data_of(slot) for slot in by_turn.get(turn - 1, []))
+        shown_before = " ".join(data_of(slot) for slot in by_turn.get(turn - 1, []))
         context = requests.get(turn, "") + " " + shown_before[:CONTEXT_CHARS]
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
-        earlier = " ".join(_data_of(slot) for slot in slots if slot.turn < turn)
+        earlier = " ".join(data_of(slot) for slot in slots if slot.turn < turn)
         shown = frozenset(tokens(earlier[-CONTEXT_CHARS:], pack.stopwords))
         decisions = judge_reply(views, replies, pack, requests.get(turn, ""), shown)
         read_here = {id(slot) for slot in reading}
