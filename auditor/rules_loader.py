@@ -283,6 +283,7 @@ CueKind = Literal[
     "past",  # speaks of an earlier turn's action ("my earlier request"): no claim on this turn
     "confirm",  # asks the person to confirm before acting: what the reply lists is a proposal
     "concession",  # the clause it opens is outweighed by the rest ("although")
+    "empty",  # states that there is nothing ("no new notifications"): an answer to a lookup
 ]
 
 

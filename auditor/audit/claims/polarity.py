@@ -27,6 +27,19 @@ WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done write
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 
 
+NONE_FOUND = ".failure.none-found"  # "no record of that": a report only when the error said so
+
+
+# An error that itself says the thing is not there (APIs word their errors in English): after
+# it, "there is no such order" repeats what the tool said. After any other error (a rate limit,
+# a 401) the same sentence presents an empty answer as fact.
+_NOTHING_THERE = re.compile(
+    r"not[ _-]?found|no such|does ?n[o'’]?t exist|unknown \w+|\b404\b|no (?:matching |\w+ )?"
+    r"(?:record|result|match|entr(?:y|ies)|user|account)s?\b|\b0 (?:results|matches)\b",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Polarity:
     failure: str | None  # id of the failure cue, None when the unit reports no failure
@@ -49,6 +62,7 @@ class Reading:
     offer: bool
     asks_to_confirm: bool
     speaks_of_identity: bool
+    empty: str | None = None  # id of a cue that states there is nothing ("no new messages")
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -83,6 +97,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         ),
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
+        empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
     )
 
 
@@ -95,15 +110,17 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
     # When the call worked, a sentence that recounts its data ("Batch 2291 timed out at 02:14"
     # from a log it read) reports the data, not a failure of the call.
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
+    answers_empty = _answers_empty(call)
+    empty = reading.empty if answers_empty else None
     if not recounts_data:
-        failure = next(
-            (
-                cue_id
-                for cue_id, match in reading.failures
-                if not _quotes(reading.cue_text, match, call.quoted_text)
-            ),
-            None,
-        )
+        for cue_id, match in reading.failures:
+            if _quotes(reading.cue_text, match, call.quoted_text):
+                continue
+            if answers_empty and cue_id.endswith(NONE_FOUND):
+                empty = empty or cue_id  # "no record of it" after a rate limit: an answer
+                continue
+            failure = cue_id
+            break
     if (
         failure is None
         and reading.success is None
@@ -113,11 +130,22 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         failure = "restates the error"
     return Polarity(
         failure,
-        reading.success,
+        reading.success or (None if failure else empty),
         reading.question,
         reading.aside,
         reading.offer,
         claims_identity(call, reading.speaks_of_identity),
+    )
+
+
+def _answers_empty(call: CallView) -> bool:
+    """Would "nothing there" answer this call? Only for a lookup that failed for another reason
+    than the thing being absent: then the empty answer is presented as what the lookup found."""
+    return (
+        call.reads
+        and call.failed
+        and not call.identity_tool
+        and not _NOTHING_THERE.search(call.error_text)
     )
 
 
