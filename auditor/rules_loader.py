@@ -283,7 +283,9 @@ CueKind = Literal[
     "past",  # speaks of an earlier turn's action ("my earlier request"): no claim on this turn
     "confirm",  # asks the person to confirm before acting: what the reply lists is a proposal
     "concession",  # the clause it opens is outweighed by the rest ("although")
+    "action",  # a verb of one action (id ends in the action's name, see actions.toml)
     "empty",  # states that there is nothing ("no new notifications"): an answer to a lookup
+    "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
 ]
 
 
@@ -352,6 +354,7 @@ class RuleSet:
     impact: Any = None  # ImpactRules: what a call would have done
     host_written: re.Pattern[str] | None = None  # user-role text the host wrote (turns.toml)
     recovery: Any = None  # RecoveryRules: what names a call's target (recovery.toml)
+    actions: dict[str, frozenset[str]] = field(default_factory=dict)  # name word -> actions
     reasoning_tools: frozenset[str] = frozenset()  # tools an agent thinks aloud with
     claims_all: bool = False  # read the claim of every call, not only where a finding can follow
 
@@ -498,7 +501,9 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
     impact = load_impact_rules(user, files)
     host_written, reasoning_tools = load_turns(user, files)
     recovery = load_recovery_rules(user, files)
+    actions = load_actions(user, files)
     return RuleSet(
+        actions=actions,
         outcomes=outcomes,
         host_written=host_written,
         reasoning_tools=reasoning_tools,
@@ -778,6 +783,24 @@ def load_turns(
     joined = "|".join(f"(?:{pattern})" for pattern in checked.host_written.patterns) or r"(?!)"
     reasoning = frozenset(name.lower() for name in checked.reasoning.tools)
     return re.compile(joined, re.IGNORECASE), reasoning
+
+
+# ----------------------------------------------------------------------------- actions.toml
+class ActionsFile(Strict):
+    actions: dict[str, list[str]] = Field(default_factory=dict)
+
+
+def load_actions(
+    user_dir: Path | None, files: list[str] | None = None
+) -> dict[str, frozenset[str]]:
+    """``actions.toml`` (a user's lists added) as a map from a word of a tool's name to the
+    actions it names."""
+    checked = load_layered("actions.toml", ActionsFile, user_dir, files)
+    by_word: dict[str, set[str]] = {}
+    for action, words in checked.actions.items():
+        for word in words:
+            by_word.setdefault(word.lower(), set()).add(action)
+    return {word: frozenset(actions) for word, actions in by_word.items()}
 
 
 # ----------------------------------------------------------------------------- recovery.toml

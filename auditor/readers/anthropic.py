@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.conversations import read_conversations, sniff_conversations
+from auditor.readers.conversations import (
+    read_conversations,
+    serialised_call_result,
+    sniff_conversations,
+)
 from auditor.readers.lines import Span
 from auditor.readers.result import ReadResult
 from auditor.readers.sampling import Sample
@@ -119,11 +123,16 @@ def content_parts(content: Any, line: int, pointer: str) -> list:
 
 def tool_result(block: dict, line: int, pointer: str) -> ToolResult:
     flag = block.get("is_error")
+    fields = block
+    if not flag and (inner := serialised_call_result(block.get("content"))):
+        fields, flag = inner, inner.get("isError", inner.get("is_error"))
     return ToolResult(
         call_id=str(block["tool_use_id"]),
         line=line,
         pointer=pointer,
         is_error=flag if isinstance(flag, bool) else None,
-        content=block.get("content"),
+        content=fields.get("content"),
+        structured=fields.get("structuredContent"),
+        has_structured="structuredContent" in fields,
         flag_key="is_error",
     )

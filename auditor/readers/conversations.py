@@ -173,3 +173,31 @@ def decode_arguments(raw: Any) -> Any:
 def is_scalar(value: Any) -> bool:
     """A string or a number (booleans are not), as ids and simple values are."""
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def serialised_call_result(content: Any) -> dict[str, Any] | None:
+    """An MCP ``CallToolResult`` a host passed on as the text of a tool message
+    (``'{"content": [...], "isError": true}'``): the object, or None when ``content`` is not
+    one. Its flag is the server's own, as if the host had kept the fields."""
+    text = content if isinstance(content, str) else None
+    if (
+        isinstance(content, list)
+        and len(content) == 1
+        and isinstance(content[0], dict)
+        and content[0].get("type") == "text"
+    ):
+        text = content[0].get("text")
+    if not isinstance(text, str) or not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("content"), list)
+        and isinstance(value.get("isError", value.get("is_error")), bool)
+        and set(value) <= {"content", "isError", "is_error", "structuredContent", "_meta"}
+    ):
+        return value
+    return None

@@ -16,6 +16,7 @@ from auditor.readers.conversations import (
     decode_arguments,
     is_scalar,
     read_conversations,
+    serialised_call_result,
     sniff_conversations,
 )
 from auditor.readers.lines import Span
@@ -167,6 +168,9 @@ def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolRe
         error if isinstance(error, dict) and ("code" in error or "message" in error) else None
     )
     flag = message.get("isError", message.get("is_error"))
+    fields = message
+    if not flag and (inner := serialised_call_result(message.get("content"))):
+        fields, flag = inner, inner.get("isError", inner.get("is_error"))
     return ToolResult(
         call_id=call_id,
         line=line,
@@ -174,10 +178,10 @@ def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolRe
         returned=rpc_error is None,
         rpc_error=rpc_error,
         is_error=flag if isinstance(flag, bool) else None,
-        content=message.get("content"),
-        structured=message.get("structuredContent"),
-        has_structured="structuredContent" in message,
-        flag_key="isError" if "isError" in message else "is_error",
+        content=fields.get("content"),
+        structured=fields.get("structuredContent"),
+        has_structured="structuredContent" in fields,
+        flag_key="isError" if "isError" in fields else "is_error",
     )
 
 

@@ -79,6 +79,9 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         }
         tied = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
         tied |= {i for i, n in named.items() if most_named and n == most_named}
+        if unit.reading is None:
+            unit.reading = read_unit(unit, pack)
+        tied = _by_action(unit, unit.reading.actions, tied, candidates)
         tied = _by_returned_data(unit, tied, by_index)
         # A sentence that says a failed call's error words again speaks of that call, whatever
         # data of other calls it also repeats.
@@ -164,6 +167,34 @@ def _past_its_reply(call: CallView, unit: Unit) -> bool:
     """Is the unit in a long run's final message, after the assistant already wrote about this
     call right after it?"""
     return call.spoke_between and unit.position > call.reply_until
+
+
+def _by_action(
+    unit: Unit, verbs: frozenset[str], tied: set[int], candidates: list[CallView]
+) -> set[int]:
+    """A sentence whose verbs name an action ("pinged her", "committed it") speaks of the calls
+    that did that action, even without their words, and not of a call that did another one,
+    unless it names that call's own id. Among the calls of its action, those whose target it
+    names are the ones spoken of (of two ``send_message`` calls, the one to #ops)."""
+    if not verbs:
+        return tied
+    acting = [c for c in candidates if c.actions & verbs and not _past_its_reply(c, unit)]
+    if not acting:
+        return tied  # verbs of an action no call here did ("it's live") tell nothing apart
+    targeted = [c for c in acting if unit.tokens & c.specific_tokens]
+    kept = {
+        c.index
+        for c in candidates
+        if c.index in tied
+        and (not c.actions or c.actions & verbs or unit.tokens & _ids_of(c))
+        and not (targeted and c in acting and c not in targeted)
+    }
+    return kept | {c.index for c in (targeted or acting)}
+
+
+def _ids_of(call: CallView) -> frozenset[str]:
+    """The ids and numbers a call acted on (``OPS-142``, ``9b7d2e1``)."""
+    return frozenset(t for t in call.specific_tokens if any(ch.isdigit() for ch in t))
 
 
 def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:

@@ -159,6 +159,13 @@ def _decide(
             continue
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
+    regrets = [(u, r) for u, r in readings if r.regret and not r.success]
+    if regrets and not failures and not any(r.success or r.identity for _, r in content):
+        # "Leider, Frau Hoffmann.": regret, when nothing says it was done, tells the person
+        # that what they asked for did not happen. Plain facts beside it do not outweigh it.
+        unit, reading = regrets[0]
+        failures.append((unit, replace(reading, failure=reading.regret)))
+        content = []
     confirming = [u for u in units if u.reading is not None and u.reading.asks_to_confirm]
     if confirming and not call.reads:
         # The reply asks to confirm before acting: only an outright "done" claims success.

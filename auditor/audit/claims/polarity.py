@@ -48,6 +48,7 @@ class Polarity:
     aside: bool  # greeting or heading: not a claim unless it says outright it was done
     offer: bool  # an offer, a question back or a statement of intent: never a claim
     identity: bool  # speaks of who the person is
+    regret: str | None = None  # a word of regret, said of a call that failed
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class Reading:
     asks_to_confirm: bool
     speaks_of_identity: bool
     empty: str | None = None  # id of a cue that states there is nothing ("no new messages")
+    actions: frozenset[str] = frozenset()  # the actions its verbs name ("pinged" -> send)
+    regret: str | None = None  # id of a word of regret ("leider", "unfortunately")
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -98,6 +101,10 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
         empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
+        regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
+        actions=frozenset(
+            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.regex.search(unit.text)
+        ),
     )
 
 
@@ -135,6 +142,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         reading.aside,
         reading.offer,
         claims_identity(call, reading.speaks_of_identity),
+        reading.regret if call.failed else None,
     )
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from auditor.audit.claims.calls import CallView, prepare_call
+from auditor.audit.claims.calls import CallView, call_actions, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
+from auditor.audit.command_line import programs
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import bare_tool_name, is_identity_tool
 from auditor.audit.words import data_text, tokens
@@ -137,6 +138,9 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )
+    if not view.reads:
+        found = programs(slot.call, rules.impact)
+        view.actions = call_actions(slot.call.name, slot.call.arguments, found, rules.actions)
     if _carries_data(slot):
         assert slot.payload is not None
         view.result_values = [v.value for v in slot.payload.values]

@@ -37,8 +37,10 @@ _ALL_BOLD = re.compile(r"^\s*(?:\*\*|__)[^*_]{1,80}(?:\*\*|__)\s*:?\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 
 
+# A full stop after a day number ("am 1. April", "op 3. mei") is an ordinal, not a sentence end.
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])[\"”’)\]]*\s+|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
+    r"(?<=[.!?])(?<![\s(]\d\.)(?<![\s(]\d\d\.)[\"”’)\]]*\s+"
+    r"|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
 )
 
 
