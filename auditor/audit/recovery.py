@@ -18,8 +18,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
+from auditor.audit.tools import call_actions
 from auditor.audit.words import words
 from auditor.model import (
     FAILED_OUTCOMES,
@@ -122,6 +124,13 @@ def recover(
         for other in slots:
             if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
+            if slot.impact == "write" and (
+                other.position < _ready(slot) or _other_actions(slot, other, rules)
+            ):
+                # A write is recovered by a retry made once its failure was known, doing the same
+                # action: not by a call sent beside it (its twin for another item) or by another
+                # change of the same record (assigning the issue it failed to add to a sprint).
+                continue
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group
             )
@@ -137,6 +146,20 @@ def recover(
                 # A corrected request (another value, option or target) the person answered.
                 slot.recovered_by = other.call.id
                 break
+
+
+def _ready(slot: CallSlot) -> int:
+    """Where the call's result came back (its own position when none did)."""
+    return slot.result_position if slot.result_position is not None else slot.position
+
+
+def _other_actions(failed: CallSlot, other: CallSlot, rules: RuleSet) -> bool:
+    """Do both calls name what they do (``actions.toml``), and name different actions?"""
+    mine, theirs = (
+        call_actions(s.call.name, s.call.arguments, programs(s.call, rules.impact), rules.actions)
+        for s in (failed, other)
+    )
+    return bool(mine and theirs and not mine & theirs)
 
 
 def mark_probes(slots: list[CallSlot]) -> None:

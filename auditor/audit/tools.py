@@ -1,4 +1,5 @@
-"""Tool names: the one place that knows how hosts prefix a tool with its MCP server.
+"""Tool names: the one place that knows how hosts prefix a tool with its MCP server, and what a
+tool's name says it does.
 
 ``mcp__github__get_me`` (Claude Code), ``github.get_me``, ``github/get_me`` and
 ``github:get_me`` all name the tool ``get_me`` of the server ``github``.
@@ -7,7 +8,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from auditor.audit.words import argument_strings, name_words
 from auditor.rules_loader import OutcomeRules
 
 # What separates a server from its tool in the names hosts give.
@@ -31,3 +34,26 @@ def is_identity_tool(name: str, rules: OutcomeRules) -> bool:
     """Is this one of the rules' identity tools (``get_me``, ``whoami``...), prefix or not?"""
     lowered = name.lower()
     return lowered in rules.identity_tools or bare_tool_name(lowered) in rules.identity_tools
+
+
+_GRAPHQL_OPERATION = re.compile(
+    r"^\s*(?:mutation|subscription)\b[^{]*\{\s*(?:\w+\s*:\s*)?(\w+)", re.IGNORECASE
+)
+
+
+def call_actions(
+    name: str, arguments: Any, commands: list[str] | None, actions: dict[str, frozenset[str]]
+) -> frozenset[str]:
+    """The actions a call that changes something did, from the words of its name, of the
+    programs and subcommands its command line runs (``git push``), and of the first field of a
+    GraphQL mutation it sends (``issueAssign``)."""
+    text = name_words(name)
+    for command in commands or ():
+        text += " " + " ".join(command.split()[:2])
+    for value in argument_strings(arguments, 50):
+        if isinstance(value, str) and (found := _GRAPHQL_OPERATION.match(value)):
+            text += " " + name_words(found.group(1))
+    found_actions: set[str] = set()
+    for word in re.findall(r"[a-z]+", text.lower()):
+        found_actions |= actions.get(word, frozenset())
+    return frozenset(found_actions)

@@ -3,7 +3,6 @@ result data and error, tokenised once."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,29 +68,6 @@ class CallView:
     data_tokens: frozenset[str] = frozenset()  # what it returned, less its own arguments
     returned_tokens: frozenset[str] = frozenset()  # everything it returned
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
-
-
-_GRAPHQL_OPERATION = re.compile(
-    r"^\s*(?:mutation|subscription)\b[^{]*\{\s*(?:\w+\s*:\s*)?(\w+)", re.IGNORECASE
-)
-
-
-def call_actions(
-    name: str, arguments: Any, commands: list[str] | None, actions: dict[str, frozenset[str]]
-) -> frozenset[str]:
-    """The actions a call that changes something did, from the words of its name, of the
-    programs and subcommands its command line runs (``git push``), and of the first field of a
-    GraphQL mutation it sends (``issueAssign``)."""
-    text = name_words(name)
-    for command in commands or ():
-        text += " " + " ".join(command.split()[:2])
-    for value in argument_strings(arguments, 50):
-        if isinstance(value, str) and (found := _GRAPHQL_OPERATION.match(value)):
-            text += " " + name_words(found.group(1))
-    found_actions: set[str] = set()
-    for word in re.findall(r"[a-z]+", text.lower()):
-        found_actions |= actions.get(word, frozenset())
-    return frozenset(found_actions)
 
 
 def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:

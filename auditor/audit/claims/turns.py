@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from auditor.audit.claims.calls import CallView, call_actions, prepare_call
+from auditor.audit.claims.calls import CallView, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
 from auditor.audit.command_line import programs
 from auditor.audit.pairing import CallSlot, Texts
-from auditor.audit.tools import bare_tool_name, is_identity_tool
+from auditor.audit.tools import bare_tool_name, call_actions, is_identity_tool
 from auditor.audit.words import data_text, tokens
 from auditor.model import (
     FAILED_OUTCOMES,
