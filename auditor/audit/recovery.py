@@ -154,10 +154,15 @@ def _ready(slot: CallSlot) -> int:
 
 
 def _other_actions(failed: CallSlot, other: CallSlot, rules: RuleSet) -> bool:
-    """Do both calls name what they do (``actions.toml``), and name different actions?"""
+    """Do both calls name what they do (``actions.toml``), and name different actions? A
+    command line's goal can be reached by editing a file (``cargo add uuid``, then Cargo.toml
+    edited): commands are not compared."""
+    if programs(failed.call, rules.impact) is not None:
+        return False
+    if programs(other.call, rules.impact) is not None:
+        return False
     mine, theirs = (
-        call_actions(s.call.name, s.call.arguments, programs(s.call, rules.impact), rules.actions)
-        for s in (failed, other)
+        call_actions(s.call.name, s.call.arguments, None, rules.actions) for s in (failed, other)
     )
     return bool(mine and theirs and not mine & theirs)
 

@@ -189,6 +189,8 @@ def _by_action(
         and (not c.actions or c.actions & verbs or unit.tokens & _ids_of(c))
         and not (targeted and c in acting and c not in targeted)
     }
+    if kept & {c.index for c in acting}:
+        return kept  # its words already name a call that did this
     return kept | {c.index for c in (targeted or acting)}
 
 

@@ -120,6 +120,9 @@ def _decide(
             overruled = (
                 later is not None
                 and later[0].contrast
+                # "…failed. However, the bags were added": a contrast that also speaks of
+                # other calls sets this call's failure against them, it does not undo it
+                and later[0].calls == {call.index}
                 and not later[1].failure
                 and not later[1].question
                 and (
