@@ -196,7 +196,8 @@ def serialised_call_result(content: Any) -> dict[str, Any] | None:
     if (
         isinstance(value, dict)
         and isinstance(value.get("content"), list)
-        and isinstance(value.get("isError", value.get("is_error")), bool)
+        and all(isinstance(block, dict) and "type" in block for block in value["content"])
+        and isinstance(value.get("isError", value.get("is_error", False)), bool)
         and set(value) <= {"content", "isError", "is_error", "structuredContent", "_meta"}
     ):
         return value

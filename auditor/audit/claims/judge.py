@@ -17,7 +17,13 @@ from auditor.audit.claims.attribution import (
     set_reply_windows,
 )
 from auditor.audit.claims.calls import CallView
-from auditor.audit.claims.polarity import DEALS_WITH_FAILURE, WRITE_VERBS, Polarity, polarity
+from auditor.audit.claims.polarity import (
+    DEALS_WITH_FAILURE,
+    RESTATES_ERROR,
+    WRITE_VERBS,
+    Polarity,
+    polarity,
+)
 from auditor.audit.claims.units import Unit, split_units
 from auditor.audit.words import name_words, tokens, words
 from auditor.model import Claim
@@ -162,6 +168,10 @@ def _decide(
             continue
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
+    # Saying the error's words again ("came out as 0h 60m") describes the problem; beside an
+    # outright "Fixed." or "all tests pass" it explains what was fixed, it reports no failure.
+    if any(r.success for _, r in content):
+        failures = [(u, r) for u, r in failures if r.failure != RESTATES_ERROR]
     regrets = [(u, r) for u, r in readings if r.regret and not r.success]
     if regrets and not failures and not any(r.success or r.identity for _, r in content):
         # "Leider, Frau Hoffmann.": regret, when nothing says it was done, tells the person

@@ -27,6 +27,9 @@ WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done write
 RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 
 
+RESTATES_ERROR = "restates the error"  # the reading of a sentence that says the error again
+
+
 NONE_FOUND = ".failure.none-found"  # "no record of that": a report only when the error said so
 
 
@@ -123,6 +126,8 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         for cue_id, match in reading.failures:
             if _quotes(reading.cue_text, match, call.quoted_text):
                 continue
+            if _describes_records(unit, cue_id, call, reading):
+                continue
             if answers_empty and cue_id.endswith(NONE_FOUND):
                 empty = empty or cue_id  # "no record of it" after a rate limit: an answer
                 continue
@@ -134,7 +139,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         # what is left once "no errors" and "to see if there are any errors" are taken out
         and len(tokens(reading.cue_text, pack.stopwords) & call.error_tokens) >= RESTATED_WORDS
     ):
-        failure = "restates the error"
+        failure = RESTATES_ERROR
     return Polarity(
         failure,
         reading.success or (None if failure else empty),
@@ -143,6 +148,34 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         reading.offer,
         claims_identity(call, reading.speaks_of_identity),
         reading.regret if call.failed else None,
+    )
+
+
+# Failure cue families that can speak of who the person is: after an identity lookup, other
+# failure words ("the transfer bounced", "your bank rejected it") describe their records.
+_IDENTITY_FAILURES = (
+    ".failure.auth",
+    ".failure.unknown",
+    ".failure.empty",
+    ".failure.inability",
+    ".failure.not-found",
+    NONE_FOUND,
+    ".failure.retry",
+)
+
+
+def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading) -> bool:
+    """Do the failure words describe the subject matter rather than the call? A table's row
+    ("412 — failed") describes a record unless it names what the call acted on; after an
+    identity lookup, failure words that say nothing of who the person is describe their
+    records."""
+    if unit.table_row and not unit.tokens & call.specific_tokens:
+        return True
+    return (
+        call.identity_tool
+        and not reading.speaks_of_identity
+        and not cue_id.endswith(_IDENTITY_FAILURES)
+        and not unit.tokens & call.name_tokens
     )
 
 

@@ -60,6 +60,7 @@ class Unit:
     contrast: bool = False
     concession: bool = False
     heading: bool = False  # a markdown heading or a line that is all bold: a title, not a claim
+    table_row: bool = False  # a row of a markdown table: data shown, its cells name records
     listed_under: str = ""  # for a list item: the line that introduced the list ("Options:")
     tokens: frozenset[str] = frozenset()
     calls: set[int] = field(default_factory=set)
@@ -85,7 +86,8 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         line = _LIST_MARK.sub("", line)
         heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
         line = _HEADING.sub("", line)
-        if line.count("|") >= 2:
+        table_row = line.count("|") >= 2
+        if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line)
         for sentence in _SENTENCE_END.split(shown):
@@ -107,6 +109,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
                         contrast=is_contrast,
                         concession=is_concession,
                         heading=heading,
+                        table_row=table_row,
                         listed_under=intro if item else "",
                         tokens=frozenset(tokens(plain, pack.stopwords)),
                     )
