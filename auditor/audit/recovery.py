@@ -431,7 +431,23 @@ def _corrected_as_put(before: Any, after: Any, exchange: str) -> bool:
         return False
     said = set(words(exchange))
     new = set(words(json.dumps(after, default=str))) - set(words(json.dumps(before, default=str)))
-    return any(word in said for word in new if len(word) >= 2)
+    if any(word in said for word in new if len(word) >= 2):
+        return True
+    # A time or number said one way and sent another: "the 9:40" and service "GW-0940-BRI".
+    said_numbers = {_number(found) for found in _SAID_NUMBER.findall(exchange)}
+    return any(
+        len(number) >= 3 and number in said_numbers
+        for word in new
+        for number in map(_number, re.findall(r"\d+", word))
+    )
+
+
+_SAID_NUMBER = re.compile(r"\d+(?:[:.h]\d\d)?")
+
+
+def _number(text: str) -> str:
+    """Digits only, without leading zeros ("09:40" and "0940" are "940")."""
+    return re.sub(r"\D", "", text).lstrip("0")
 
 
 def _without_noise(arguments: Any, noise: Any) -> Any:
