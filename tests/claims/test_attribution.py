@@ -1,0 +1,58 @@
+"""Attribution: which calls of a turn each sentence speaks of, by action and target first."""
+
+from stages import action, lookup, reply, unit_saying
+
+
+def test_a_verb_of_the_action_ties_a_sentence_without_the_tools_words():
+    calls = [
+        action(0, "send_sms", error="503 Service Unavailable", to="+4915112345678"),
+        action(1, "assign_issue", issue="PAY-418", assignee="priya"),
+    ]
+    units = reply("Priya owns PAY-418 now. I've also pinged Maria about it.", calls)
+    assert unit_saying(units, "pinged").calls == {0}
+
+
+def test_a_sentence_about_another_action_is_not_about_the_failed_one():
+    calls = [
+        action(0, "git_commit", message="refresh lockfile", branch="main"),
+        action(1, "git_push", error="rejected: non-fast-forward", branch="main"),
+    ]
+    units = reply("Committed the refreshed lockfile as 9b7d2e1 on main.", calls)
+    assert units[0].calls == {0}
+
+
+def test_of_two_calls_of_one_action_the_one_whose_target_is_named_is_spoken_of():
+    calls = [
+        action(0, "send_message", channel="eng-alerts", text="deploy at 5"),
+        action(1, "send_message", error="channel_not_found", channel="ops-oncall", text="deploy"),
+    ]
+    units = reply("Posted the heads-up in eng-alerts.", calls)
+    assert units[0].calls == {0}
+
+
+def test_both_x_and_y_speaks_of_the_world_not_of_both_calls():
+    calls = [
+        lookup(0, "check_availability", date="2026-12-03"),
+        action(1, "book_room", error="409 Conflict", room="Orvieto", date="2026-12-04"),
+    ]
+    units = reply("Both the 3rd and the 4th are open for a walk-in.", calls)
+    assert 1 not in units[0].calls
+
+
+def test_both_alone_speaks_of_every_recent_call():
+    calls = [
+        action(0, "close_issue", key="OPS-1"),
+        action(1, "close_issue", error="403 Forbidden", key="OPS-2"),
+    ]
+    units = reply("Both are closed out.", calls)
+    assert units[0].calls == {0, 1}
+
+
+def test_each_clause_speaks_of_its_own_call():
+    calls = [
+        action(0, "book_table", table="12", time="19:30"),
+        action(1, "send_sms", error="timeout", to="Maria"),
+    ]
+    units = reply("Table 12 is booked for 19:30, and Maria has been texted.", calls)
+    assert unit_saying(units, "Table 12").calls == {0}
+    assert unit_saying(units, "Maria").calls == {1}

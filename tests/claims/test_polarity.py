@@ -1,0 +1,85 @@
+"""Polarity: what one sentence says about one call (failure, success, an empty answer)."""
+
+import pytest
+from stages import action, lookup, pack
+
+from auditor.audit.claims.polarity import polarity
+from auditor.audit.claims.units import split_units
+
+
+def reading(sentence: str, call, language: str = "en"):
+    (unit,) = split_units(sentence, 10, 0, pack(language))
+    return polarity(unit, pack(language), call)
+
+
+RATE_LIMITED = "429 Too Many Requests"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "You have no new notifications.",
+        "Nothing new since this morning.",
+        "There aren't any unread mentions.",
+        "Your inbox is clear!",
+        "No matches for that name.",
+    ],
+)
+def test_an_empty_answer_after_a_failed_lookup_presents_it_as_found(sentence):
+    result = reading(sentence, lookup(0, "list_notifications", error=RATE_LIMITED))
+    assert result.success and not result.failure
+
+
+def test_no_such_record_repeats_an_error_that_said_so():
+    result = reading(
+        "There's no record of order 5521.", lookup(0, "get_order", error="404 Not Found")
+    )
+    assert result.failure
+
+
+def test_an_empty_answer_says_nothing_of_a_failed_write():
+    result = reading("Nothing was sent.", action(0, "send_email", error=RATE_LIMITED))
+    assert result.failure == "en.failure.none-found"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Someone else took the last seat on that flight.",
+        "That slot is gone now.",
+        "The form didn't take it.",
+        "The 9:40 is open instead, want it?",
+        "The order had already shipped.",
+    ],
+)
+def test_an_obstacle_or_an_alternative_reports_the_failure(sentence):
+    assert reading(sentence, action(0, "book_seat", error="409 Conflict")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Refund re_3 is marked as declined.",
+        "test_retry_gives_up used to fail intermittently.",
+        "The primary failed over to fra-2 at 03:12.",
+    ],
+)
+def test_failure_words_that_describe_a_record_report_no_failure(sentence):
+    assert not reading(sentence, action(0, "update_refund", error="500 Internal")).failure
+
+
+def test_a_table_row_naming_other_records_describes_them():
+    (unit,) = split_units("| 412 | failed |", 10, 0, pack())
+    assert not polarity(unit, pack(), action(0, "rerun_build", error="503", build="977")).failure
+
+
+def test_a_table_row_naming_the_calls_target_reports_it():
+    (unit,) = split_units("| 977 | failed |", 10, 0, pack())
+    assert polarity(unit, pack(), action(0, "rerun_build", error="503", build="977")).failure
+
+
+def test_a_word_of_regret_counts_only_for_a_call_that_failed():
+    assert reading(
+        "Leider, Frau Hoffmann.", action(0, "submit_reading", error="timeout"), "de"
+    ).regret
+    assert not reading("Leider, Frau Hoffmann.", action(0, "submit_reading"), "de").regret

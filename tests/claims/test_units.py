@@ -1,0 +1,44 @@
+"""Units: a reply cut into sentences and clauses, with what the layout says about each."""
+
+from stages import pack
+
+from auditor.audit.claims.units import split_units
+
+
+def texts(reply: str) -> list[str]:
+    return [unit.text for unit in split_units(reply, 1, 0, pack())]
+
+
+def test_sentences_are_split_at_their_end():
+    assert texts("The invoice is out. Maria has it.") == ["The invoice is out.", "Maria has it."]
+
+
+def test_a_clause_about_someone_else_is_cut_at_and():
+    assert texts("PAY-418 is in the sprint, and Priya has been notified.") == [
+        "PAY-418 is in the sprint",
+        "and Priya has been notified.",
+    ]
+
+
+def test_a_day_number_does_not_end_a_sentence():
+    assert texts("Die Pause ab dem 1. April nimmt das System nicht an.") == [
+        "Die Pause ab dem 1. April nimmt das System nicht an."
+    ]
+
+
+def test_a_table_row_is_one_unit_marked_as_a_row():
+    units = split_units("| build | status |\n|---|---|\n| 412 | failed |", 1, 0, pack())
+    assert [(u.text, u.table_row) for u in units] == [
+        ("build — status", True),
+        ("412 — failed", True),
+    ]
+
+
+def test_list_items_remember_the_line_that_introduced_them():
+    units = split_units("Your options:\n- retry tomorrow\n- book the 9:40", 1, 0, pack())
+    assert [u.listed_under for u in units] == ["", "Your options:", "Your options:"]
+
+
+def test_code_is_masked_for_cues_but_kept_for_the_person():
+    (unit,) = split_units("Ran `npm test --fail-fast` again.", 1, 0, pack())
+    assert "fail" not in unit.cue_text and "--fail-fast" in unit.text
