@@ -65,6 +65,16 @@ def decide(
             f"{result.pointer}/{result.error_key}",
         )
     payload = payload or read_payload(result)
+    for value in payload.values:
+        if _jsonrpc_error(value.value):
+            # A JSON-RPC error response passed on as the tool's text: no result came back.
+            error = value.value["error"]
+            return OutcomeDecision(
+                Outcome.TRANSPORT_ERROR,
+                "jsonrpc-error",
+                clip(f"{error.get('code')}: {error.get('message', '')}"),
+                result.pointer + value.pointer + "/error",
+            )
     for text in payload.texts:
         unwrapped = _WRAPPER.sub("", text.text, count=1)
         for rule_id, regex in rules.transport_res:
@@ -256,3 +266,14 @@ def _describe(value: dict[str, Any]) -> str:
                 shown = shown.get("message") or shown.get("code") or shown
             pieces.append(f"{key}={shown}")
     return "; ".join(pieces) or str(value)
+
+
+def _jsonrpc_error(value: Any) -> bool:
+    """Is ``value`` a JSON-RPC 2.0 error response (``{"jsonrpc": "2.0", "error": {…}}``)?"""
+    return (
+        isinstance(value, dict)
+        and value.get("jsonrpc") == "2.0"
+        and "result" not in value
+        and isinstance(value.get("error"), dict)
+        and ("code" in value["error"] or "message" in value["error"])
+    )

@@ -51,9 +51,16 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
                 frequency[token] = frequency.get(token, 0) + 1
         speaks_of_identity = any(c.regex.search(unit.text) for c in identity_cues)
         single = len(recent) == 1
+        # A word every tool of the turn has in its name (a vendor's: "billing" of
+        # billing_get_customer and billing_create_invoice) names none of them.
+        shared_name_words = (
+            frozenset.intersection(*(c.name_tokens for c in candidates))
+            if len(candidates) > 1
+            else frozenset()
+        )
         scores = {}
         for call in candidates:
-            shared = unit.tokens & call.keywords.keys()
+            shared = unit.tokens & call.keywords.keys() - shared_name_words
             if _past_its_reply(call, unit):
                 # The final message of a long run speaks of an early step only by naming what
                 # it alone acted on (its ids and values): the tool's own words, and values every
@@ -67,7 +74,9 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         # The words of a tool's name name its action ("the refund went through"): the call whose
         # name the unit uses most is spoken of, whatever data the other calls share with it.
         named = {
-            c.index: 0 if _past_its_reply(c, unit) else len(unit.tokens & c.name_tokens)
+            c.index: 0
+            if _past_its_reply(c, unit)
+            else len(unit.tokens & (c.name_tokens - shared_name_words))
             for c in candidates
         }
         most_named = max(named.values())
