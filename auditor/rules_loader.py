@@ -285,6 +285,7 @@ CueKind = Literal[
     "concession",  # the clause it opens is outweighed by the rest ("although")
     "action",  # a verb of one action (id ends in the action's name, see actions.toml)
     "empty",  # states that there is nothing ("no new notifications"): an answer to a lookup
+    "recounts",  # says what a fetched thing showed ("the log showed …"): group "thing" names it
     "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
 ]
 

@@ -83,3 +83,22 @@ def test_a_word_of_regret_counts_only_for_a_call_that_failed():
         "Leider, Frau Hoffmann.", action(0, "submit_reading", error="timeout"), "de"
     ).regret
     assert not reading("Leider, Frau Hoffmann.", action(0, "submit_reading"), "de").regret
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The CI log showed test_dates failing with ValueError.",
+        "The build output says the linker failed on libssl.",
+        "The error report lists three crashes in the payment screen.",
+    ],
+)
+def test_recounting_what_a_failed_read_was_to_fetch_presents_it_as_seen(sentence):
+    read = lookup(0, "view_ci_log", error="gh: not authenticated", what="build output report")
+    result = reading(sentence, read)
+    assert result.success == "en.recounts" and not result.failure
+
+
+def test_recounting_a_thing_the_failed_read_was_not_about_is_read_as_usual():
+    read = lookup(0, "get_invoice", error="401 Unauthorized", invoice="INV-7")
+    assert reading("The CI log showed test_dates failing.", read).failure

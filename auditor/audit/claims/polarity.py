@@ -69,6 +69,7 @@ class Reading:
     empty: str | None = None  # id of a cue that states there is nothing ("no new messages")
     actions: frozenset[str] = frozenset()  # the actions its verbs name ("pinged" -> send)
     regret: str | None = None  # id of a word of regret ("leider", "unfortunately")
+    recounts: tuple[str, str] | None = None  # (cue id, thing) of "the CI log showed …"
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -105,6 +106,14 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         speaks_of_identity=speaks_of_identity(unit.text, pack),
         empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
         regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
+        recounts=next(
+            (
+                (c.id, found.group("thing"))
+                for c in pack.of_kind("recounts")
+                if (found := c.regex.search(unit.text))
+            ),
+            None,
+        ),
         actions=frozenset(
             c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.regex.search(unit.text)
         ),
@@ -119,6 +128,22 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
     failure = None
     # When the call worked, a sentence that recounts its data ("Batch 2291 timed out at 02:14"
     # from a log it read) reports the data, not a failure of the call.
+    if (
+        reading.recounts
+        and call.failed
+        and call.reads
+        and tokens(reading.recounts[1], pack.stopwords) & call.keywords.keys()
+    ):
+        # "The CI log showed test_x failing": what a failed read was to fetch, recounted as
+        # seen. Its failure words are the thing's content, not a report of the read.
+        return Polarity(
+            None,
+            reading.recounts[0],
+            reading.question,
+            reading.aside,
+            reading.offer,
+            claims_identity(call, reading.speaks_of_identity),
+        )
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
     answers_empty = _answers_empty(call)
     empty = reading.empty if answers_empty else None
