@@ -102,3 +102,32 @@ def test_recounting_what_a_failed_read_was_to_fetch_presents_it_as_seen(sentence
 def test_recounting_a_thing_the_failed_read_was_not_about_is_read_as_usual():
     read = lookup(0, "get_invoice", error="401 Unauthorized", invoice="INV-7")
     assert reading("The CI log showed test_dates failing.", read).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If the key service is unreachable, hold the events in the queue.",
+        "Should the retry give up sooner, say after 3 attempts?",
+        "In case the card is declined, Stripe emails her a link.",
+    ],
+)
+def test_failure_words_inside_a_condition_report_nothing(sentence):
+    assert not reading(sentence, action(0, "charge_invoice", error="api_connection_error")).failure
+
+
+def test_options_listed_under_a_question_are_choices_not_reports():
+    units = split_units(
+        "If her card is declined, what should happen next?\n1) retry in 3 days\n2) freeze it",
+        10,
+        0,
+        pack(),
+    )
+    call = action(0, "charge_invoice", error="api_connection_error")
+    assert not any(polarity(unit, pack(), call).failure for unit in units)
+
+
+def test_a_question_about_a_retry_by_the_assistant_still_reports_the_failure():
+    assert reading(
+        "Should I try again in an hour?", action(0, "charge_invoice", error="503")
+    ).failure

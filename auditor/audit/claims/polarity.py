@@ -74,12 +74,18 @@ class Reading:
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
     text = unit.cue_text
-    for cue in pack.of_kind("not_failure"):
-        text = cue.regex.sub(" ", text)
+    for cue in (*pack.of_kind("not_failure"), *pack.of_kind("hypothetical")):
+        text = cue.regex.sub(" ", text)  # "no errors", "if the service is down, …"
     past = any(c.regex.search(text) for c in pack.of_kind("past"))
+    # The items of a list put to the person as a question or a condition ("If her card is
+    # declined, what next? 1) retry in 3 days …") are choices, not reports.
+    hypothetical = bool(unit.listed_under) and (
+        bool(_QUESTION_END.search(unit.listed_under))
+        or any(c.regex.search(unit.listed_under) for c in pack.of_kind("hypothetical"))
+    )
     failures = (
         ()
-        if past
+        if past or hypothetical
         else tuple(
             (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
         )
@@ -198,7 +204,6 @@ def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading
         return True
     return (
         call.identity_tool
-        and not reading.speaks_of_identity
         and not cue_id.endswith(_IDENTITY_FAILURES)
         and not unit.tokens & call.name_tokens
     )
