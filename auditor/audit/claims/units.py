@@ -82,7 +82,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
             continue
         item = bool(_LIST_MARK.match(line))
         if not item:
-            intro = line if line.rstrip().endswith(":") else ""
+            intro = line if line.rstrip().endswith((":", "?")) else ""
         line = _LIST_MARK.sub("", line)
         heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
         line = _HEADING.sub("", line)
