@@ -91,11 +91,10 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         if unit.reading is None:
             unit.reading = read_unit(unit, pack)
         tied = _by_action(unit, unit.reading.actions, tied, candidates)
+        exclusive &= _by_action(unit, unit.reading.actions, set(exclusive), candidates)
         tied = _by_returned_data(unit, tied, by_index)
         # A sentence that says a failed call's error words again speaks of that call, whatever
         # data of other calls it also repeats.
-        if unit.reading is None:
-            unit.reading = read_unit(unit, pack)
         if unit.reading.failures:
             tied |= {
                 c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
@@ -168,6 +167,9 @@ def _after_a_failed_step(units: list[Unit], calls: list[CallView]) -> None:
         ):
             continue  # another step came between
         for unit in units:
+            verbs = unit.reading.actions if unit.reading else frozenset()
+            if verbs and call.actions and not verbs & call.actions:
+                continue  # "Committed it as 9b7d2e1" after a failed push speaks of the commit
             if call.reply_from <= unit.position < call.reply_until:
                 unit.calls.add(call.index)
 
