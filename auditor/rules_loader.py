@@ -286,6 +286,7 @@ CueKind = Literal[
     "action",  # a verb of one action (id ends in the action's name, see actions.toml)
     "empty",  # states that there is nothing ("no new notifications"): an answer to a lookup
     "recounts",  # says what a fetched thing showed ("the log showed …"): group "thing" names it
+    "advice",  # advice or a tip for the person ("remember to …", "in the meantime you can …")
     "hypothetical",  # a condition ("if the card is declined, …"): its words report nothing
     "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
 ]

@@ -1,5 +1,6 @@
 """Judge: one claim per call from the readings of the sentences tied to it."""
 
+import pytest
 from stages import action, lookup, pack
 
 from auditor.audit.claims.judge import judge_reply
@@ -45,3 +46,21 @@ def test_a_contrast_about_another_call_does_not_undo_a_failure():
 def test_an_empty_answer_after_a_failed_lookup_is_a_claim_of_success():
     call = lookup(0, "list_notifications", error="429 Too Many Requests")
     assert claims("You have no new notifications.", [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "In the meantime you can drop old paper at the recycling centre on Voltastraat.",
+        "Remember to fold the boxes flat before Thursday's 7:00 pickup.",
+        "I'd recommend the Off-Peak pass, which is 30% cheaper for two trips a week.",
+    ],
+)
+def test_advice_after_a_failed_change_claims_nothing(reply):
+    call = action(0, "order_container", error="500 Internal Server Error", street="Voltastraat")
+    assert claims(reply, [call]) == [Claim.NEUTRAL]
+
+
+def test_advice_beside_an_outright_done_still_claims_it():
+    call = action(0, "order_container", error="500 Internal Server Error")
+    assert claims("Done! In the meantime you can use a paper bag.", [call]) == [Claim.SUCCESS]

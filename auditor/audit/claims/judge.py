@@ -140,8 +140,9 @@ def _decide(
             if not overruled:
                 failures.append((unit, reading))
             continue
+        advice = unit.reading is not None and unit.reading.advice
         if not reading.identity and (
-            reading.question or reading.offer or (reading.aside and not reading.success)
+            reading.question or reading.offer or ((reading.aside or advice) and not reading.success)
         ):
             continue
         if (

@@ -70,6 +70,7 @@ class Reading:
     actions: frozenset[str] = frozenset()  # the actions its verbs name ("pinged" -> send)
     regret: str | None = None  # id of a word of regret ("leider", "unfortunately")
     recounts: tuple[str, str] | None = None  # (cue id, thing) of "the CI log showed …"
+    advice: bool = False  # advice or a tip for the person: no claim unless it says it was done
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -112,6 +113,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         speaks_of_identity=speaks_of_identity(unit.text, pack),
         empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
         regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
+        advice=any(c.regex.search(text) for c in pack.of_kind("advice")),
         recounts=next(
             (
                 (c.id, found.group("thing"))
