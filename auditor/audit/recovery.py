@@ -22,7 +22,7 @@ from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import call_actions
-from auditor.audit.words import words
+from auditor.audit.words import argument_strings, words
 from auditor.model import (
     FAILED_OUTCOMES,
     Outcome,
@@ -125,11 +125,14 @@ def recover(
             if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
             if slot.impact == "write" and (
-                other.position < _ready(slot) or _other_actions(slot, other, rules)
+                (other.position < _ready(slot) and not _twin(slot, other))
+                or _other_actions(slot, other, rules)
             ):
-                # A write is recovered by a retry made once its failure was known, doing the same
-                # action: not by a call sent beside it (its twin for another item) or by another
-                # change of the same record (assigning the issue it failed to add to a sprint).
+                # A write is recovered by a call doing the same action on the same record: a
+                # retry made once its failure was known, or a duplicate sent beside it. Not by
+                # a call beside it for another item (the same tool for another SKU), nor by
+                # another change of the same record (assigning the issue it failed to add to a
+                # sprint).
                 continue
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group
@@ -151,6 +154,25 @@ def recover(
 def _ready(slot: CallSlot) -> int:
     """Where the call's result came back (its own position when none did)."""
     return slot.result_position if slot.result_position is not None else slot.position
+
+
+def _twin(failed: CallSlot, other: CallSlot) -> bool:
+    """Is ``other``, sent before the failure was known, the same request again: the same tool,
+    naming every id and code the failed call named (``book_reservation`` sent twice with the
+    same flights, one with a payment in the wrong shape)?"""
+    if failed.call.name != other.call.name:
+        return False
+    theirs = set(_ids(other.call.arguments))
+    return all(value in theirs for value in _ids(failed.call.arguments))
+
+
+def _ids(arguments: Any) -> list[str]:
+    """The id-like values of a call's arguments: strings and numbers with digits in them."""
+    return [
+        str(value)
+        for value in argument_strings(arguments, 200)
+        if len(str(value)) >= 3 and any(ch.isdigit() for ch in str(value))
+    ]
 
 
 def _other_actions(failed: CallSlot, other: CallSlot, rules: RuleSet) -> bool:

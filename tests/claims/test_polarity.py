@@ -131,3 +131,28 @@ def test_a_question_about_a_retry_by_the_assistant_still_reports_the_failure():
     assert reading(
         "Should I try again in an hour?", action(0, "charge_invoice", error="503")
     ).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "PS-48210 isn't returning a match either.",
+        "The booking page wasn't loading at all.",
+        "The pharmacy system is not responding right now.",
+    ],
+)
+def test_a_tool_not_doing_its_job_reports_the_failure(sentence):
+    assert reading(sentence, lookup(0, "get_patient", error="503")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Option A: $300 of the certificate will be applied.",
+        "The refund will be issued to the original card.",
+        "Your seats will be assigned at check-in.",
+    ],
+)
+def test_options_and_the_future_claim_nothing_done(sentence):
+    result = reading(sentence, action(0, "book_reservation", error="validation error"))
+    assert not result.success

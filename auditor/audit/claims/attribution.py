@@ -122,18 +122,19 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
                 for c in candidates
                 if not c.reads and not _past_its_reply(c, unit) and unit.tokens & c.keywords.keys()
             }
+        # "The issue tools are not available": a failure said of a family of tools covers
+        # every call whose name it uses, the words they all share included.
+        family = (
+            {c.index for c in candidates if unit.tokens & c.name_tokens and not c.succeeded}
+            if unit.reading.failures
+            else set()
+        )
         if any(c.regex.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
-        elif tied or identity_calls:
-            unit.calls = tied | exclusive | identity_calls
+        elif tied or identity_calls or family:
+            unit.calls = tied | exclusive | identity_calls | family
             unit.direct = True
-            if unit.reading is None:
-                unit.reading = read_unit(unit, pack)
-            if unit.reading.failures:
-                # "The issue tools are not available": a failure said of a family of tools
-                # covers every call whose name it uses.
-                unit.calls |= {i for i, n in named.items() if n}
         elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
             unit.calls = {recent[0].index}
             unit.direct = True
