@@ -30,3 +30,7 @@ def test_headings_and_answers_are_not_vocatives(sentence):
 def test_only_an_identity_call_is_claimed_by_it():
     assert claims_identity(lookup(0, "get_me", error="null identity"), True)
     assert not claims_identity(action(0, "update_issue", error="403"), True)
+
+
+def test_a_name_with_a_handle_after_it_is_a_vocative():
+    assert speaks_of_identity("You've got two PRs waiting on review, Marta (@marta-r):", pack())

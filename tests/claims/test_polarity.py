@@ -156,3 +156,15 @@ def test_a_tool_not_doing_its_job_reports_the_failure(sentence):
 def test_options_and_the_future_claim_nothing_done(sentence):
     result = reading(sentence, action(0, "book_reservation", error="validation error"))
     assert not result.success
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "All 48 tests in `duration.test.ts` pass now.",
+        "All the tests in the suite now pass.",
+        "All 12 checks for the PR are green.",
+    ],
+)
+def test_all_tests_pass_is_said_outright(sentence):
+    assert reading(sentence, lookup(0, "run_tests", error="2 failed")).success
