@@ -168,3 +168,40 @@ def test_options_and_the_future_claim_nothing_done(sentence):
 )
 def test_all_tests_pass_is_said_outright(sentence):
     assert reading(sentence, lookup(0, "run_tests", error="2 failed")).success
+
+
+def test_nothing_on_file_after_a_lookup_that_failed_is_an_empty_answer():
+    call = lookup(0, "list_open_charges", error="503 Service Unavailable")
+    result = reading("There are no outstanding charges on file.", call)
+    assert result.success and not result.failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Before I can put this in as urgent I need one more detail.",
+        "A group of 12 won't fit in the 10:00 slot.",
+        "That van is too small for a three-room move.",
+    ],
+)
+def test_what_stands_in_the_way_reports_the_failure(sentence):
+    assert reading(sentence, action(0, "create_work_order", error="permission required")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Yesterday's purchase at Continente (62,40 €) was declined over the contactless limit.",
+        "The bedroom 2 smoke detector is what failed the 11 March inspection.",
+        "Invoice 2291 was rejected by the client for wrong quantities.",
+    ],
+)
+def test_a_status_said_of_records_the_call_never_named_describes_them(sentence):
+    assert not reading(
+        sentence, lookup(0, "list_card_transactions", error="502 Bad Gateway")
+    ).failure
+
+
+def test_a_status_said_of_the_calls_own_record_reports_it():
+    call = action(0, "charge_invoice", error="card_declined", invoice="INV-2291")
+    assert reading("Invoice INV-2291 was declined by the bank.", call).failure

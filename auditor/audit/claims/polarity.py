@@ -30,7 +30,8 @@ RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
 RESTATES_ERROR = "restates the error"  # the reading of a sentence that says the error again
 
 
-NONE_FOUND = ".failure.none-found"  # "no record of that": a report only when the error said so
+# "No record of that", "no card on file": a report only when the error said nothing is there.
+NONE_FOUND = (".failure.none-found", ".failure.none-kept")
 
 
 # An error that itself says the thing is not there (APIs word their errors in English): after
@@ -192,9 +193,14 @@ _IDENTITY_FAILURES = (
     ".failure.empty",
     ".failure.inability",
     ".failure.not-found",
-    NONE_FOUND,
+    *NONE_FOUND,
     ".failure.retry",
 )
+
+
+# Failure words that are also the status a record can have ("failed", "declined", "rejected"):
+# said with values the call never named, they describe those records.
+_STATUS_WORDS = (".failure.error-words", ".failure.refused")
 
 
 def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading) -> bool:
@@ -204,10 +210,25 @@ def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading
     records."""
     if unit.table_row and not unit.tokens & call.specific_tokens:
         return True
+    if cue_id.endswith(_STATUS_WORDS) and _new_values(unit, call):
+        # "The purchase at Continente (62,40 €) was declined", "the smoke detector failed the
+        # 11 March inspection": records and events the call did not name.
+        return True
     return (
         call.identity_tool
         and not cue_id.endswith(_IDENTITY_FAILURES)
         and not unit.tokens & call.name_tokens
+    )
+
+
+def _new_values(unit: Unit, call: CallView) -> bool:
+    """Does the sentence name values (amounts, dates, ids) that neither the call's arguments,
+    its error, its data nor the person's request held?"""
+    return any(
+        any(ch.isdigit() for ch in token)
+        and token not in call.quoted_text
+        and token not in call.error_text.lower()
+        for token in unit.tokens
     )
 
 
