@@ -124,7 +124,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             None,
         ),
         actions=frozenset(
-            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.regex.search(unit.text)
+            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.regex.search(text)
         ),
     )
 
