@@ -22,8 +22,18 @@ def test_every_labelled_call_is_found(evaluation):
 
 def test_findings_reach_the_precision_and_recall_floors(evaluation):
     overall = evaluation.findings["all"]
-    assert overall.precision >= 0.90
-    assert overall.recall >= 0.90
+    assert overall.precision >= 0.93
+    assert overall.recall >= 0.93
+
+
+def test_critical_findings_reach_their_floors(evaluation):
+    critical = evaluation.findings["critical"]
+    assert critical.precision >= 0.97
+    assert critical.recall >= 0.95
+
+
+def test_claims_reach_the_accuracy_floor(evaluation):
+    assert evaluation.claim_accuracy >= 0.93
 
 
 def test_outcomes_reach_the_accuracy_floor(evaluation):
@@ -82,3 +92,27 @@ def test_the_blind_identity_set_stays_above_its_floors():
     assert blind.findings["identity_assumed"].precision >= 0.9
     assert blind.findings["identity_assumed"].recall >= 0.6
     assert blind.false_alarm_rate <= 0.1
+
+
+# Blind sets written for issue 16 (claims on replies the rules have never seen), each by a helper
+# that read only the spec and the formats reference: (folder, critical precision and recall floor,
+# all-findings precision and recall floor). The floors sit a little under the figures measured
+# when the sets were added (README, "Measured figures"), so a change that overfits elsewhere
+# shows here.
+CLAIM_SETS = [
+    ("attribution", 0.9, 0.8, 0.85, 0.85),
+    ("subjects", 0.9, 0.85, 0.9, 0.8),
+    ("unworded", 0.85, 0.9, 0.85, 0.9),
+    ("languages", 0.9, 0.9, 0.85, 0.9),
+    ("mixed", 0.9, 0.9, 0.9, 0.9),
+]
+
+
+@pytest.mark.parametrize(("folder", "cp", "cr", "ap", "ar"), CLAIM_SETS)
+def test_the_blind_claim_sets_stay_above_their_floors(folder, cp, cr, ap, ar):
+    blind = evaluate(Path(__file__).parent / "data" / "blind" / folder)
+    assert blind.findings["critical"].precision >= cp
+    assert blind.findings["critical"].recall >= cr
+    assert blind.findings["all"].precision >= ap
+    assert blind.findings["all"].recall >= ar
+    assert blind.outcome_accuracy >= 0.95
