@@ -685,3 +685,62 @@ STATES = {
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_negated_participle_names_no_action(language):
     assert actions_named(language, STATES[language]) == set()
+
+
+# --- advice: what the person can do meanwhile, no claim that anything was done ---------------
+ADVICE = {
+    "de": [
+        "Bis dahin kannst du Altpapier am Wertstoffhof in der Lindenstraße abgeben.",
+        "Denk daran, die Kartons vor Donnerstag flach zu falten.",
+        "Es wäre sinnvoll, die Anzeige bei der Polizei aufzugeben.",
+    ],
+    "es": [
+        "Mientras tanto puedes dejar el cartón en el punto limpio de la calle Mayor.",
+        "Te recomiendo guardar el justificante por si acaso.",
+        "Ten en cuenta que el punto limpio cierra a las 14:00 los sábados.",
+    ],
+    "fr": [
+        "En attendant, vous pouvez déposer le carton à la déchetterie de la rue Haute.",
+        "N'oubliez pas de plier les cartons avant jeudi.",
+        "Je vous conseille de garder la facture au cas où.",
+    ],
+    "pt": [
+        "Enquanto isso, pode deixar o cartão no ecoponto da Rua Direita.",
+        "Não se esqueça de que o ecoponto fecha mais cedo na quinta-feira.",
+        "Recomendo guardar o comprovativo, por precaução.",
+    ],
+    "nl": [
+        "Tot die tijd kun je oud papier kwijt bij de milieustraat aan de Voltastraat.",
+        "Het is verstandig om ook aangifte te doen bij de politie.",
+        "Vergeet niet de dozen plat te vouwen voor donderdag.",
+    ],
+    "it": [
+        "Nel frattempo puoi portare la carta all'isola ecologica di via Roma.",
+        "Ti ricordo di piegare bene gli scatoloni prima di giovedì.",
+        "Ti consiglio di conservare la ricevuta, per sicurezza.",
+    ],
+}
+
+
+# The person's request, in the language of the reply ("please send me a new paper bin").
+ASKED = {
+    "de": "Kannst du mir bitte eine neue Papiertonne bestellen?",
+    "es": "¿Me puedes pedir un contenedor de papel nuevo, por favor?",
+    "fr": "Pouvez-vous me commander un nouveau bac à papier, s'il vous plaît ?",
+    "pt": "Pode encomendar-me um novo contentor de papel, por favor?",
+    "nl": "Kun je een nieuwe papiercontainer voor me aanvragen?",
+    "it": "Mi puoi ordinare un nuovo contenitore per la carta, per favore?",
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(ADVICE))
+def test_advice_after_a_failed_change_claims_nothing(language, reply):
+    row = audit(
+        chat(
+            user(ASKED[language]),
+            assistant(None, call("c1", "order_container", street="Voltastraat")),
+            tool("c1", **UNAVAILABLE),
+            assistant(reply),
+        )
+    )["c1"]
+    assert (row["claim"], row["language"]) == ("neutral", language)
