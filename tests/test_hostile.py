@@ -197,3 +197,60 @@ def test_a_crafted_line_cannot_stall_the_scan(tmp_path: Path):
 
 def _too_slow(*_):
     raise TimeoutError("the scan of one crafted line ran past its budget")
+
+
+def test_a_file_that_mixes_chat_formats_loses_no_call(tmp_path: Path):
+    """One JSONL file with an OpenAI chat, an Anthropic conversation and a Claude Code event:
+    each chat is read in its own shape, and the line that is no conversation is a reject."""
+    openai_line = chat(
+        user("close OPS-1"),
+        assistant(None, call("c1", "close_issue", key="OPS-1")),
+        tool("c1", "closed"),
+        assistant("Closed."),
+        conversation_id="oa-1",
+    )
+    anthropic_line = {
+        "conversation_id": "an-1",
+        "messages": [
+            {"role": "user", "content": "close OPS-2"},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "close_issue",
+                        "input": {"key": "OPS-2"},
+                    }
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "403", "is_error": True}
+                ],
+            },
+            {"role": "assistant", "content": "Closed OPS-2."},
+        ],
+    }
+    claude_code_line = {
+        "type": "user",
+        "sessionId": "s",
+        "message": {"role": "user", "content": "hi"},
+    }
+    path = tmp_path / "mixed.jsonl"
+    lines = [
+        openai_line,
+        anthropic_line,
+        claude_code_line,
+        anthropic_line | {"conversation_id": "an-2"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    result = scan([path])
+
+    assert sorted(result.calls["conversation_id"].to_list()) == ["an-1", "an-2", "oa-1"]
+    assert result.calls.filter(pl.col("conversation_id") == "an-1")["finding"].to_list() == [
+        "false_success"
+    ]
+    assert result.rejects.select("line", "reason").rows() == [(3, "no messages list")]

@@ -13,6 +13,7 @@ from typing import Any
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.conversations import (
     read_conversations,
+    register_shape,
     serialised_call_result,
     sniff_conversations,
 )
@@ -136,3 +137,6 @@ def tool_result(block: dict, line: int, pointer: str) -> ToolResult:
         has_structured="structuredContent" in fields,
         flag_key="is_error",
     )
+
+
+register_shape(NAME, looks_like, parse_record)

@@ -18,18 +18,41 @@ from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import SAMPLE_LINES, Sample, take_sample
 from auditor.readers.streams import read_text
 
+# The chat shapes stored one conversation per line (OpenAI Chat, Anthropic Messages): each
+# reader registers its shape, so that a file mixing them reads every line with the reader of
+# its own shape instead of the one detected for the file.
+Parse = Callable[[dict[str, Any], Conversation, str, list[Reject]], None]
+_SHAPES: dict[str, tuple[Callable[[Any], int], Parse]] = {}
+
+
+def register_shape(format_name: str, looks_like: Callable[[Any], int], parse: Parse) -> None:
+    """Make a one-conversation-per-line chat shape known to ``read_conversations``."""
+    _SHAPES[format_name] = (looks_like, parse)
+
+
+def _shape_of(record: dict[str, Any], format_name: str, parse: Parse) -> tuple[str, Parse]:
+    """The shape a record is in: the file's own, unless it does not look like it and another
+    registered shape does (an Anthropic line in a file of OpenAI chats)."""
+    own = _SHAPES.get(format_name)
+    if own is None or own[0](record) > 0:
+        return format_name, parse
+    scored = [(looks(record), name, other) for name, (looks, other) in _SHAPES.items()]
+    best = max(scored, key=lambda item: item[0], default=(0, format_name, parse))
+    return (best[1], best[2]) if best[0] > 0 else (format_name, parse)
+
 
 def read_conversations(
     path: Path,
     source: str,
     format_name: str,
-    parse: Callable[[dict[str, Any], Conversation, str, list[Reject]], None],
+    parse: Parse,
     span: Span | None = None,
 ) -> ReadResult:
     """Read conversations stored one per line (JSONL), or as a ``.json`` document holding one
     conversation, an array of them, or an object with a list of them. ``parse(record,
     conversation, pointer, rejects)`` fills each conversation; ``pointer`` locates the record.
-    With a ``span``, only the lines of that part of a JSONL file are read."""
+    With a ``span``, only the lines of that part of a JSONL file are read. A record in another
+    registered chat shape is read as that shape (``register_shape``)."""
     result = ReadResult()
     sample = take_sample(path)
     if span is not None:
@@ -58,13 +81,14 @@ def read_conversations(
                 )
             )
             continue
+        shape, parse_shape = _shape_of(record, format_name, parse)
         conversation = Conversation(
             id=conversation_id(record, sample.name, number),
             source=source,
-            format=format_name,
+            format=shape,
             line=number,
         )
-        parse(record, conversation, pointer, result.rejects)
+        parse_shape(record, conversation, pointer, result.rejects)
         result.conversations.append(conversation)
     return result
 

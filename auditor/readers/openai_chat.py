@@ -16,6 +16,7 @@ from auditor.readers.conversations import (
     decode_arguments,
     is_scalar,
     read_conversations,
+    register_shape,
     serialised_call_result,
     sniff_conversations,
 )
@@ -231,3 +232,6 @@ def chat_messages(
             continue
         cleaned.append(message)
     return cleaned
+
+
+register_shape(NAME, looks_like, parse_record)
