@@ -2,7 +2,9 @@
 
 A results file is one JSON object ``{"timestamp", "info", "tasks", "simulations": [...]}``;
 leaderboard exports keep ``simulations`` beside their own fields (``domain``, ``model``, ...), or
-are a bare JSON array of simulations. A simulation is ``{"id", "task_id", "trial",
+are a bare JSON array of simulations. tau2's ``dir`` layout keeps ``results.json`` (the run's
+tasks and info, passed over with a counted reason) beside ``simulations/<id>.json``, one
+simulation per file, each read on its own. A simulation is ``{"id", "task_id", "trial",
 "termination_reason", "reward_info", "messages": [...]}`` with its own message shape:
 
 - ``assistant`` and ``user`` messages: ``content`` (text or null) and ``tool_calls`` (null or
@@ -44,12 +46,17 @@ from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
 from auditor.readers.stamps import record_moment
-from auditor.readers.streams import plain_name
+from auditor.readers.streams import plain_name, read_bytes
 
 NAME = "tau2_bench"
 DESCRIPTION = "tau2-bench simulations (simulations[].messages; tool calls with requestor, error)"
 READS_SPANS = False
 looks_like = None  # recognised from the whole sample, by sniff
+
+RUN_SUMMARY_REASON = (
+    "tau2 run results without simulations (the dir layout keeps each simulation in "
+    "simulations/<id>.json, read on its own)"
+)
 
 USER_CALLS_REASON = (
     "tau2 tool calls the simulated user made on their own device (requestor user), "
@@ -72,7 +79,9 @@ def sniff(sample: Sample) -> int:
     first = sample.records[0] if sample.records else None
     if first is not None:
         if isinstance(first, dict):
-            return SURE if isinstance(first.get("simulations"), list) else 0
+            if isinstance(first.get("simulations"), list) or _is_simulation(first):
+                return SURE
+            return LIKELY if _is_run_summary(first) else 0
         return SURE if isinstance(first, list) and first and _is_simulation(first[0]) else 0
     head = sample.text.lstrip("\ufeff \t\r\n")
     if head.startswith("{"):
@@ -80,9 +89,19 @@ def sniff(sample: Sample) -> int:
             return SURE
         if all(marker in head for marker in _RESULTS_INFO):
             return LIKELY
+        if '"termination_reason"' in head and '"messages"' in head:
+            return SURE  # one simulation: a file of tau2's dir layout
+        if '"tasks"' in head and '"info"' in head:
+            return LIKELY  # results.json of the dir layout
     elif head.startswith("[") and '"termination_reason"' in head and '"messages"' in head:
         return SURE
     return 0
+
+
+def _is_run_summary(value: Any) -> bool:
+    """``results.json`` of tau2's ``dir`` layout: the run's tasks and info, its simulations
+    each in ``simulations/<id>.json`` beside it."""
+    return isinstance(value, dict) and "tasks" in value and "info" in value
 
 
 def _is_simulation(value: Any) -> bool:
@@ -97,7 +116,17 @@ def _is_simulation(value: Any) -> bool:
 # ----------------------------------------------------------------------------- reading
 def read(path: Path, source: str) -> ReadResult:
     result = ReadResult()
+    single = False  # one simulation object, the file of tau2's dir layout
     document = array_records(path, source, result.rejects, keys=("simulations",))
+    if document.pointer is None and not document.malformed:
+        # tau2's ``dir`` layout: one simulation per file, and a results.json without them.
+        whole = _whole_object(path, source)
+        if _is_simulation(whole):
+            single = True
+            document.pointer, document.records = "", [(0, 1, whole)]
+        elif _is_run_summary(whole):
+            result.pass_over(RUN_SUMMARY_REASON)
+            return result
     if document.pointer is None:
         if not document.malformed:
             result.rejects.append(
@@ -110,7 +139,7 @@ def read(path: Path, source: str) -> ReadResult:
         return result
     name = plain_name(Path(source))
     for index, line, simulation in document.records:
-        where = f"{document.pointer}/{index}"
+        where = "" if single else f"{document.pointer}/{index}"
         if not isinstance(simulation, dict) or not isinstance(simulation.get("messages"), list):
             result.rejects.append(
                 Reject(
@@ -294,3 +323,12 @@ def _messages(
             conversation.messages.append(
                 Message(role="assistant", line=line, parts=parts, timestamp=record_moment(message))
             )
+
+
+def _whole_object(path: Path, source: str) -> Any:
+    """The file as one JSON value, or None when it is not one."""
+    data = read_bytes(path, source, [])
+    try:
+        return orjson.loads(data) if data is not None else None
+    except orjson.JSONDecodeError:
+        return None

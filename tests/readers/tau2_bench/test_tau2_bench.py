@@ -187,3 +187,23 @@ def test_a_tau2_simulation_dates_its_calls_by_the_assistant_message(
     path = write_json(tmp_path / "results.json", results(simulation))
     row = rows_of(path)["call_1"]
     assert row["timestamp"] == datetime(2026, 3, 20, 18, 42, 31, 339303, tzinfo=UTC)
+
+
+def test_tau2_dir_layout_reads_each_simulation_file_and_passes_over_the_results(
+    tmp_path: Path, write_json
+):
+    """tau2's ``dir`` layout: ``results.json`` (tasks and info) beside ``simulations/<id>.json``."""
+    run = tmp_path / "run"
+    write_json(run / "results.json", {"timestamp": "2026-01-05T10:00:00", "info": {}, "tasks": []})
+    (run / "simulations").mkdir()
+    write_json(run / "simulations" / "sim-1.json", cancellation())
+    write_json(run / "simulations" / "sim-2.json", cancellation() | {"id": "sim-2"})
+
+    result = scan([run])
+
+    assert sorted(result.calls["conversation_id"].to_list()) == ["sim-1", "sim-2"]
+    assert result.calls["evidence_pointer"].to_list()[0] == "/messages/3/error"
+    assert result.passed_over == {
+        "tau2 run results without simulations (the dir layout keeps each simulation in "
+        "simulations/<id>.json, read on its own)": 1
+    }
