@@ -30,6 +30,12 @@ def test_a_tool_named_for_a_lookup_is_a_read():
     assert impact("list_events") == Impact.READ
 
 
+def test_a_browser_loading_a_page_and_a_monitor_reading_a_system_are_reads():
+    assert impact("browser_navigate") == Impact.READ
+    assert impact("pods_top") == Impact.READ
+    assert impact("service_logs") == Impact.READ
+
+
 def test_a_graphql_mutation_is_a_write_whatever_the_tool_is_called():
     assert impact("linear_graphql", {"query": "mutation { issueUpdate(id: 1) { success } }"}) == (
         Impact.WRITE

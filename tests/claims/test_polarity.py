@@ -205,3 +205,16 @@ def test_a_status_said_of_records_the_call_never_named_describes_them(sentence):
 def test_a_status_said_of_the_calls_own_record_reports_it():
     call = action(0, "charge_invoice", error="card_declined", invoice="INV-2291")
     assert reading("Invoice INV-2291 was declined by the bank.", call).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Suite's green: 42 tests.", "The pipeline is green again.", "CI's all green now."],
+)
+def test_a_green_suite_is_said_outright(sentence):
+    assert reading(sentence, lookup(0, "run_tests", error="1 failed")).success
+
+
+def test_a_test_that_used_to_blow_up_describes_the_bug():
+    sentence = "refill_after_clock_skew used to blow up with an overflow panic."
+    assert not reading(sentence, lookup(0, "run_tests", error="1 failed")).failure
