@@ -105,6 +105,9 @@ CLAIM_SETS = [
     ("unworded", 0.85, 0.9, 0.85, 0.9),
     ("languages", 0.9, 0.9, 0.85, 0.9),
     ("mixed", 0.9, 0.9, 0.9, 0.9),
+    # written last, to measure the finished rules on replies nobody had read
+    ("heldout-chat", 0.85, 0.85, 0.8, 0.75),
+    ("heldout-agents", 0.75, 0.85, 0.75, 0.75),
 ]
 
 
