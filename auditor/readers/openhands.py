@@ -2,7 +2,8 @@
 
 Where they are found: an evaluation writes one record per line, ``{instance_id, instruction,
 metadata, history, metrics, error, test_result, ...}``, whose ``history`` is the run's event
-stream; a trajectory saved from a session is the bare event array (``[{id, ...}, ...]``). Three
+stream (a record pretty-printed on its own, or an array of records, is read the same way); a
+trajectory saved from a session is the bare event array (``[{id, ...}, ...]``). Three
 generations of events are read:
 
 - events with ids (2024-06 on): ``{id, timestamp, source, message, action, args, ...}`` and
@@ -50,10 +51,13 @@ the task ..." replies are the host's (``rules/turns.toml``), not the person's.
 
 - conversation id: ``instance_id``, else the record's ``id``, else the resolver's
   ``owner/repo#number``, else ``<file name>:<line>``; a bare event array is one conversation named
-  after its file;
+  after its file. The same run in two files (an evaluation's output and its critic's copy) has
+  the same ids, and its calls are audited once;
 - ``line``: the record's line (an event's own line in a bare array);
 - pointers start at the record: ``/history/<i>`` (``/history/<i>/1`` for a pair's observation,
-  ``/<i>`` in a bare array).
+  ``/<n>/history/<i>`` in an array of records, ``/<i>`` in a bare event array).
+
+``read_evaluations`` (the files, records and arrays) is shared with ``openhands_sdk``.
 """
 
 from __future__ import annotations
@@ -70,10 +74,10 @@ from auditor.readers.json_stream import array_records, load_document
 from auditor.readers.lines import Span, json_lines
 from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult, excerpt
-from auditor.readers.sampling import Sample, take_sample
+from auditor.readers.sampling import Sample
 from auditor.readers.shell_exits import command_failed, without_terminal_codes
 from auditor.readers.stamps import record_moment
-from auditor.readers.streams import plain_name
+from auditor.readers.streams import STREAM_ERRORS, open_bytes, plain_name
 
 NAME = "openhands"
 DESCRIPTION = (
@@ -233,22 +237,37 @@ def read_evaluations(
     record), of an array of records, or of a bare event array (one conversation named after
     the file); ``reader`` reads each history."""
     files = _File(source, format_name, reader)
-    if span is None:
-        sample = take_sample(path)
-        if sample.looks_like_json_document():
-            if sample.head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["):
-                files.array(path)
-                return files.result
-            # One record per line, however long (the sample may hold only the first line),
-            # unless the first line is no JSON value of its own (a pretty-printed record).
-            if not sample.records or sample.records[0] is None:
-                document = load_document(path, source, files.result.rejects)
-                if document is not None:
-                    files.record(document, "", 1)
-                return files.result
+    shape = "lines" if span is not None else _shape(path)
+    if shape == "array":
+        files.array(path)
+        return files.result
+    if shape == "document":
+        document = load_document(path, source, files.result.rejects)
+        if document is not None:
+            files.record(document, "", 1)
+        return files.result
     for line, record in json_lines(path, source, files.result.rejects, span):
         files.record(record, "", line)
     return files.result
+
+
+def _shape(path: Path) -> str:
+    """How a file holds its records: ``array`` (a JSON array), ``lines`` (one record per line,
+    however long: its first line ends its first value) or ``document`` (one pretty-printed
+    record). Read from the file's first line, without decoding it."""
+    with open_bytes(path) as handle:
+        try:
+            first = b""
+            while not first.strip():
+                first = handle.readline()
+                if not first:
+                    return "lines"
+        except STREAM_ERRORS:
+            return "lines"  # json_lines reports the damage
+    first = first.lstrip(b"\xef\xbb\xbf \t\r")
+    if first.startswith(b"["):
+        return "array"
+    return "lines" if first.rstrip().endswith(b"}") else "document"
 
 
 class _File:

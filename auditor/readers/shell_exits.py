@@ -38,6 +38,7 @@ ANSWER_EXITS: dict[str, frozenset[int]] = {
     "cmp": frozenset({1}),
     "git diff": frozenset({1}),
 }
+_ANSWER_CODES = frozenset().union(*ANSWER_EXITS.values())
 # The exit status a host records for a command it stopped waiting for (still running).
 STILL_RUNNING = -1
 
@@ -59,7 +60,11 @@ def command_failed(exit_code: object, command: object) -> bool | None:
         return None
     if exit_code == 0:
         return False
-    program = last_program(command) if isinstance(command, str) else None
+    if exit_code not in _ANSWER_CODES or not isinstance(command, str):
+        return True
+    if not any(name.rsplit(" ", 1)[-1] in command for name in ANSWER_EXITS):
+        return True  # none of the programs is named: no need to read the line
+    program = last_program(command)
     return not (program is not None and exit_code in ANSWER_EXITS.get(program, frozenset()))
 
 
