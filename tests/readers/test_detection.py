@@ -34,6 +34,8 @@ def test_every_reader_module_is_a_reader_with_a_way_to_detect_its_format():
         assert module.sniff is not None or module.looks_like is not None, module.NAME
         assert isinstance(module.READS_SPANS, bool), module.NAME
     assert [name for name, module in READERS.items() if module.READS_SPANS] == [
+        "openhands",
+        "openhands_sdk",
         "openai_chat",
         "anthropic_messages",
     ]
