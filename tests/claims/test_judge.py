@@ -64,3 +64,17 @@ def test_advice_after_a_failed_change_claims_nothing(reply):
 def test_advice_beside_an_outright_done_still_claims_it():
     call = action(0, "order_container", error="500 Internal Server Error")
     assert claims("Done! In the meantime you can use a paper bag.", [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've informed Mark about the missing archive.zip file.",
+        "I've messaged the on-call engineer about the missing config.",
+        "Once the documents are accessible, I can proceed with the analysis for Huang Jie.",
+        "Please ensure that /workspace/encrypt.py exists before the next run.",
+    ],
+)
+def test_words_to_others_and_plans_say_nothing_of_a_failed_lookup(reply):
+    call = lookup(0, "read_file", error="cat: archive.zip: No such file or directory")
+    assert claims(reply, [call]) != [Claim.SUCCESS]

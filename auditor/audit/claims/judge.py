@@ -215,15 +215,22 @@ CORRECTED_REQUEST = "puts a corrected request"
 
 
 def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
-    """Does the sentence open on a verb of a done write ("Added …", "I've created …"), with
-    nothing but common words before it? "0 shipments scheduled" describes data instead."""
-    if not cue_id or not cue_id.endswith(WRITE_VERBS):
+    """Does the sentence open on a verb of a done write ("Added …", "I've created …", "I've
+    informed Mark …"), with nothing but common words before it? "0 shipments scheduled"
+    describes data instead."""
+    if not cue_id:
         return False
     cue = next((c for c in pack.cues if c.id == cue_id), None)
     found = cue.regex.search(unit.cue_text) if cue else None
-    return found is not None and all(
-        word in pack.stopwords for word in words(unit.cue_text[: found.start()])
-    )
+    if found is None:
+        return False
+    if not cue_id.endswith(WRITE_VERBS) and not any(
+        verb.start() < found.end() and found.start() < verb.end()
+        for action in pack.of_kind("action")
+        for verb in action.regex.finditer(unit.cue_text)
+    ):
+        return False  # the success words are no verb of an action ("All tests pass")
+    return all(word in pack.stopwords for word in words(unit.cue_text[: found.start()]))
 
 
 def _sourced(unit: Unit, shown: Callable[[str], bool]) -> bool:

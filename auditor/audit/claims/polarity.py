@@ -106,8 +106,11 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         ),
         # an item of a list that an offer or a question introduced ("Here are your options:")
         # is one of the choices put to the person, not something done
+        # read without a leading condition: "Once the files are there, I can proceed …"
         offer=any(
-            c.regex.search(unit.text) or (unit.listed_under and c.regex.search(unit.listed_under))
+            c.regex.search(unit.text)
+            or c.regex.search(text)
+            or (unit.listed_under and c.regex.search(unit.listed_under))
             for c in pack.of_kind("offer")
         ),
         asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),

@@ -26,6 +26,9 @@ DEFAULT_LANGUAGE = "en"
 CONTEXT_CHARS = 50_000
 
 
+ERROR_TEXT_CHARS = 500  # of a failed result's text, for what its error says
+
+
 def read_claims(
     slots: list[CallSlot], texts: Texts, requests: dict[int, str], rules: RuleSet
 ) -> None:
@@ -146,6 +149,12 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         view.result_values = [v.value for v in slot.payload.values]
         view.result_texts = [t.text for t in slot.payload.plain]
     if slot.decision is not None and slot.outcome != Outcome.OK:
-        view.error_text = slot.decision.evidence
+        # the evidence is clipped for the table; the result's own text says the rest
+        shown = (
+            [t.text[:ERROR_TEXT_CHARS] for t in slot.payload.texts[:2]]
+            if slot.payload and slot.outcome in FAILED_OUTCOMES
+            else []
+        )
+        view.error_text = " ".join([slot.decision.evidence, *shown])
     prepare_call(view, pack.stopwords)
     return view
