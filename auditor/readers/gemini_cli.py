@@ -17,6 +17,15 @@ into the call (in the assistant message) and its result (in a tool message after
 - the result's text is ``response.output`` (``response.error`` for a failure); the pointer
   is ``/messages/<i>/toolCalls/<k>`` and the content key names the path below it.
 
+Newer CLI versions keep the same chat as JSON lines (``session-*.jsonl``): a metadata line
+``{"sessionId", "projectHash", "startTime", …}``, then each message record appended whenever it
+changes (the same ``id`` again, e.g. once its tool calls finish: the last copy counts, in the
+place of the first), ``{"$rewindTo": <id>}`` (that message and all later ones were undone) and
+``{"$set": {…}}`` metadata updates, whose ``messages`` list, when present, replaces the
+messages recorded so far. Superseded copies, rewound messages and metadata records are passed
+over and counted; ``line`` is the line of the copy that counts, and result pointers are
+relative to it (``/toolCalls/<k>``).
+
 ``logs.json`` beside the chats is the CLI's log of the person's prompts (a JSON array of
 ``{"sessionId", "messageId", "type": "user", "message", "timestamp"}``): the same prompts are in
 the saved chats, with the calls, so its entries are passed over and counted, not read as
@@ -43,6 +52,7 @@ can hold several runs, also of the same session resumed with ``-r``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +61,7 @@ import orjson
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.conversations import as_text, decode_arguments, is_scalar
 from auditor.readers.json_stream import load_document
+from auditor.readers.lines import json_lines
 from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
@@ -71,6 +82,9 @@ PROMPT_LOG = "gemini cli prompt log entry (logs.json; the prompt is in the saved
 CONSOLE = "console text around gemini stream-json events"
 NO_CONTENT = "gemini stream-json event without conversation content: {}"
 NOT_EVENT = "JSON line without a gemini stream-json event type"
+SESSION_METADATA = "gemini cli session metadata record (first line, $set, $rewindTo)"
+SUPERSEDED = "gemini cli message record rewritten by a later copy"
+REWOUND = "gemini cli message record rewound ($rewindTo)"
 
 _CHAT_KEYS = (
     re.compile(r'"sessionId"\s*:\s*"'),
@@ -98,6 +112,8 @@ def sniff(sample: Sample) -> int:
             if text.startswith("[") and all(key in text for key in _PROMPT_LOG_KEYS):
                 return LIKELY
             return 0
+    if sample.records and _is_session_header(sample.records[0]):
+        return SURE
     sure = score = 0
     for record in sample.records:
         points = _event_score(record)
@@ -152,6 +168,8 @@ def read(path: Path, source: str) -> ReadResult:
             first = orjson.loads(first_line)
         except orjson.JSONDecodeError:
             first = None  # a pretty-printed document
+        if _is_session_header(first):
+            return _read_session_lines(path, source)
         if not (isinstance(first, dict) and "type" in first):
             return _read_document(path, source)
     return _read_stream(path, source)
@@ -195,54 +213,58 @@ def _read_document(path: Path, source: str) -> ReadResult:
         line=1,
         timestamp=record_moment(document),
     )
-    _chat_messages(document["messages"], conversation, result)
+    entries = ((1, m, f"/messages/{i}") for i, m in enumerate(document["messages"]))
+    _chat_messages(entries, conversation, result)
     result.conversations.append(conversation)
     return result
 
 
-def _chat_messages(messages: list[Any], conversation: Conversation, result: ReadResult) -> None:
+def _chat_messages(
+    entries: Iterable[tuple[int, Any, str]], conversation: Conversation, result: ReadResult
+) -> None:
+    """Fill a chat's conversation from its message records, each ``(line, record, pointer)``."""
     source = conversation.source
+    for line, message, where in entries:
 
-    def reject(reason: str, value: Any) -> None:
-        result.rejects.append(Reject(source=source, line=1, reason=reason, excerpt=excerpt(value)))
+        def reject(reason: str, value: Any, line: int = line) -> None:
+            result.rejects.append(
+                Reject(source=source, line=line, reason=reason, excerpt=excerpt(value))
+            )
 
-    for index, message in enumerate(messages):
-        where = f"/messages/{index}"
         if not isinstance(message, dict):
-            reject(f"message is not an object at {where}", message)
+            reject(f"message is not an object at {where or '/'}", message)
             continue
         kind = message.get("type")
-        moment = record_moment(message)
-        text = _text(message.get("content"))
         if kind == "user":
             conversation.messages.append(
                 Message(
                     role="user",
-                    line=1,
+                    line=line,
                     from_person=True,
-                    parts=[TextPart(text=text, line=1)],
-                    timestamp=moment,
+                    parts=[TextPart(text=_text(message.get("content")), line=line)],
+                    timestamp=record_moment(message),
                 )
             )
         elif kind == "gemini":
             model = message.get("model")
             if isinstance(model, str) and model:
                 conversation.metadata.setdefault("model", model)
-            _gemini_turn(message, text, where, conversation, reject)
+            _gemini_turn(message, line, where, conversation, reject)
         elif kind in ("info", "error", "warning"):
             result.pass_over(NOTICE.format(kind))
         else:
-            reject(f"message with unknown type {kind!r} at {where}", message)
+            reject(f"message with unknown type {kind!r} at {where or '/'}", message)
 
 
 def _gemini_turn(
-    message: dict[str, Any], text: str, where: str, conversation: Conversation, reject: Any
+    message: dict[str, Any], line: int, where: str, conversation: Conversation, reject: Any
 ) -> None:
     """A model turn: its text and calls, then a tool message with the results that came back."""
     moment = record_moment(message)
     parts: list[TextPart | ToolCall] = []
+    text = _text(message.get("content"))
     if text.strip():
-        parts.append(TextPart(text=text, line=1))
+        parts.append(TextPart(text=text, line=line))
     results: list[ToolResult] = []
     calls = message.get("toolCalls")
     if calls is not None and not isinstance(calls, list):
@@ -262,27 +284,29 @@ def _gemini_turn(
                 id=str(call_id),
                 name=str(entry.get("name") or ""),
                 arguments=decode_arguments(entry.get("args")),
-                line=1,
+                line=line,
             )
         )
-        found = _call_result(entry, str(call_id), call_where)
+        found = _call_result(entry, str(call_id), line, call_where)
         if found is not None:
             results.append(found)
     message_id = message.get("id")
     conversation.messages.append(
         Message(
             role="assistant",
-            line=1,
+            line=line,
             parts=parts,
             message_id=str(message_id) if is_scalar(message_id) else None,
             timestamp=moment,
         )
     )
     if results:
-        conversation.messages.append(Message(role="tool", line=1, parts=results, timestamp=moment))
+        conversation.messages.append(
+            Message(role="tool", line=line, parts=results, timestamp=moment)
+        )
 
 
-def _call_result(entry: dict[str, Any], call_id: str, where: str) -> ToolResult | None:
+def _call_result(entry: dict[str, Any], call_id: str, line: int, where: str) -> ToolResult | None:
     """The result a ``toolCalls[]`` entry holds, or None while the call has not finished."""
     status = entry.get("status")
     if status not in FINISHED:
@@ -290,7 +314,7 @@ def _call_result(entry: dict[str, Any], call_id: str, where: str) -> ToolResult 
     content, key = _response(entry)
     return ToolResult(
         call_id=call_id,
-        line=1,
+        line=line,
         pointer=where,
         is_error=FINISHED[status],
         content=content,
@@ -336,6 +360,86 @@ def _text(content: Any) -> str:
     if isinstance(content, dict):
         content = [content]
     return as_text(content)
+
+
+def _is_session_header(value: Any) -> bool:
+    """The first line of a session file the newer CLI writes as JSON lines."""
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("sessionId"), str)
+        and "projectHash" in value
+        and "messages" not in value
+        and "type" not in value
+    )
+
+
+def _read_session_lines(path: Path, source: str) -> ReadResult:
+    """A session the newer CLI keeps as JSON lines: a metadata line, then message records
+    appended as they change (a rewritten message repeats its ``id``; the last copy counts, in
+    the first one's place), ``{"$rewindTo": id}`` (that message and every later one are
+    dropped) and ``{"$set": {...}}`` metadata updates, whose ``messages`` list, when there is
+    one, replaces the messages recorded before it."""
+    result = ReadResult()
+    header: dict[str, Any] = {}
+    records: dict[str, tuple[int, dict[str, Any], str]] = {}
+    for number, record in json_lines(path, source, result.rejects):
+        if not isinstance(record, dict):
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="session record is not an object",
+                    excerpt=excerpt(record),
+                )
+            )
+        elif isinstance(record.get("$rewindTo"), str):
+            result.pass_over(SESSION_METADATA)
+            order = list(records)
+            target = record["$rewindTo"]
+            for key in order[order.index(target) :] if target in records else order:
+                del records[key]
+                result.pass_over(REWOUND)
+        elif isinstance(record.get("id"), str) and "type" in record:
+            if record["id"] in records:
+                result.pass_over(SUPERSEDED)
+            records[record["id"]] = (number, record, "")
+        elif isinstance(record.get("$set"), dict):
+            result.pass_over(SESSION_METADATA)
+            replaced = record["$set"].get("messages")
+            if isinstance(replaced, list) and replaced:
+                result.pass_over(SUPERSEDED, len(records))
+                records = {}
+                for index, message in enumerate(replaced):
+                    key = message.get("id") if isinstance(message, dict) else None
+                    where = f"/$set/messages/{index}"
+                    records[key if isinstance(key, str) else f"#{number}/{index}"] = (
+                        number,
+                        message,
+                        where,
+                    )
+        elif _is_session_header(record):
+            header = header or record
+            result.pass_over(SESSION_METADATA)
+        else:
+            result.rejects.append(
+                Reject(
+                    source=source,
+                    line=number,
+                    reason="not a gemini cli session record",
+                    excerpt=excerpt(record),
+                )
+            )
+    session = header.get("sessionId")
+    conversation = Conversation(
+        id=str(session) if is_scalar(session) and str(session) else Path(plain_name(path)).stem,
+        source=source,
+        format=NAME,
+        line=1,
+        timestamp=record_moment(header),
+    )
+    _chat_messages(records.values(), conversation, result)
+    result.conversations.append(conversation)
+    return result
 
 
 # -- stream-json output

@@ -206,3 +206,42 @@ def test_a_saved_chat_too_long_for_the_sample_is_still_detected(tmp_path: Path):
         if isinstance(p, ToolResult)
     ]
     assert len(results) == 3
+
+
+# ----------------------------------------------------------------------------- JSON-lines sessions
+def test_a_json_lines_session_keeps_the_last_copy_of_each_message(
+    tmp_path: Path, write_lines, calls_of, flags_of
+):
+    document = chat_document()
+    header = {key: document[key] for key in ("sessionId", "projectHash", "startTime")}
+    first_turn, second_turn = document["messages"][:3], document["messages"][3:]
+    running = copy.deepcopy(first_turn[1])  # the write, recorded before it finished
+    running["toolCalls"][0]["status"] = "executing"
+    running["toolCalls"][0].pop("result")
+    undone = {"id": "u-undone", "timestamp": "2026-01-16T12:33:50Z", "type": "user"}
+    lines = [header, first_turn[0], running, first_turn[1], first_turn[2]]
+    lines += [undone | {"content": "never mind"}, {"$rewindTo": "u-undone"}]
+    lines += [*second_turn, {"$set": {"lastUpdated": "2026-01-16T12:34:13Z"}}]
+    path = write_lines(tmp_path / "session-x.jsonl", [json.dumps(line) for line in lines])
+    assert detect(path).NAME == "gemini_cli"
+    result = read_file(path, str(path))
+    assert result.rejects == []
+    assert [call_id for _, call_id, _ in calls_of(result)] == [
+        "write_file-1768566819675-5726cf966781a",
+        "read_file-1768566842046-c55520512f11c8",
+        "write_file-1768566849430-8a94507d2a9798",
+    ]
+    assert set(flags_of(result).values()) == {False}  # the finished copy, not the running one
+    conversation = result.conversations[0]
+    assert conversation.id == SESSION
+    texts = [p.text for m in conversation.messages for p in m.parts if isinstance(p, TextPart)]
+    assert "never mind" not in texts
+    # The write sits where it was first recorded, read from its last copy (line 4).
+    request, write, written = conversation.messages[:3]
+    assert request.parts[0].text == "create hello.md file"
+    assert (write.line, written.parts[0].line) == (4, 4)
+    assert result.passed_over == {
+        "gemini cli session metadata record (first line, $set, $rewindTo)": 3,
+        "gemini cli message record rewritten by a later copy": 1,
+        "gemini cli message record rewound ($rewindTo)": 1,
+    }
