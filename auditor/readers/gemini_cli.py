@@ -309,7 +309,7 @@ def _gemini_turn(
 def _call_result(entry: dict[str, Any], call_id: str, line: int, where: str) -> ToolResult | None:
     """The result a ``toolCalls[]`` entry holds, or None while the call has not finished."""
     status = entry.get("status")
-    if status not in FINISHED:
+    if not isinstance(status, str) or status not in FINISHED:
         return None
     content, key = _response(entry)
     return ToolResult(
