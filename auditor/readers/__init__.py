@@ -17,6 +17,7 @@ from typing import TypeGuard
 
 from auditor.model import Reject
 from auditor.readers import (
+    aider,
     anthropic,
     claude_code,
     documents,
@@ -65,6 +66,7 @@ MODULES: tuple[Reader, ...] = (
     tau2_bench,
     swe_agent,
     log_lines,
+    aider,
     openai_chat,
     anthropic,
     documents,
