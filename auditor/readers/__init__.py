@@ -26,6 +26,7 @@ from auditor.readers import (
     mcp_wire,
     openai_chat,
     openai_responses,
+    openclaw,
     otel_genai,
     runner_steps,
     swe_agent,
@@ -58,6 +59,7 @@ __all__ = [
 MODULES: tuple[Reader, ...] = (
     labels,
     claude_code,
+    openclaw,
     runner_steps,
     mcp_wire,
     otel_genai,
