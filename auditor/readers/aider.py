@@ -62,8 +62,9 @@ READS_SPANS = False
 looks_like = None  # recognised from the whole sample, by sniff
 
 HISTORY_NAME = ".aider.chat.history.md"
-_HEADER = re.compile(r"^# aider chat started at (?P<time>\d{4}-\d\d-\d\d[ T][\d:]+)\s*$")
-_HEADER_IN_TEXT = re.compile(r"^# aider chat started at \d{4}-\d\d-\d\d", re.M)
+# A session header, matched at the start of its line (``pos``), to the end of it (``endpos``).
+_HEADER = re.compile(r"# aider chat started at (?P<time>\d{4}-\d\d-\d\d[ T][\d:]+)\s*$")
+_HEADER_IN_TEXT = re.compile(rb"^# aider chat started at \d{4}-\d\d-\d\d", re.M)
 
 STATUS = "aider output line (banner, tokens and cost, question and answer, commit, warning)"
 COMMAND = "aider command the person typed (/add, /run, !cmd …): for aider, not for the model"
@@ -87,11 +88,19 @@ _NOT_CONFORM = "The LLM did not conform to the edit format."
 _EDIT_ERRORS_URL = re.compile(r"^https://aider\.chat/docs/troubleshooting/edit-errors\.html$")
 _FAILED_MATCH = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!")
 _FAILED_FILE = re.compile(
-    r"^## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
-    r"(?P<path>.+)$"
+    r"^[ \t]*## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
+    r"(?P<path>.+)$",
+    re.M,
 )
 _OTHERS_APPLIED = re.compile(
-    r"^# The other (?P<count>\d+) SEARCH/REPLACE blocks? (?:were|was) applied successfully\."
+    r"^[ \t]*# The other (?P<count>\d+) SEARCH/REPLACE blocks? (?:were|was) applied "
+    r"successfully\.",
+    re.M,
+)
+# The output lines that can be results (the rest are status lines, passed over).
+_RESULT_START = re.compile(
+    r"Applied edit to |Skipping edits to |Running |Error occurred while running command"
+    r"|Added \d+ lines? of output|The LLM did not conform|# \d+ SEARCH/REPLACE"
 )
 _GROUP_ANSWER = re.compile(r"\(Y\)es/\(N\)o.*\[(?:Yes|No)\]:\s*\S*\s*$")
 _SEARCH_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
@@ -102,134 +111,180 @@ _THINKING = re.compile(
 
 # ----------------------------------------------------------------------------- detection
 def sniff(sample: Sample) -> int:
-    if _HEADER_IN_TEXT.search(sample.text):
+    if HEADER_PREFIX.encode() in sample.head and _HEADER_IN_TEXT.search(sample.head):
         return SURE
-    if sample.name.endswith(HISTORY_NAME) and sample.text.lstrip().startswith(("#", ">")):
+    if sample.name.endswith(HISTORY_NAME) and sample.head.lstrip()[:1] in (b"#", b">"):
         return LIKELY
     return 0
 
 
 # ----------------------------------------------------------------------------- reading
+HEADER_PREFIX = "# aider chat started at "
+_BREAK_LINE = re.compile(r"  $", re.M)
+
+
+def _tokens(strict: bool) -> re.Pattern[str]:
+    """One regular expression that cuts a session into blocks, in C: blank lines, the
+    person's input, an output (one line, or several up to aider's line break), with the lines
+    right after it, and the assistant's text up to the next input or output line."""
+    end = r"(?=\n|\Z)"
+    if strict:
+        user = rf"####(?: [^\n]*)?(?<=  ){end}"  # each input line ends with aider's break
+        output = rf"(?:> [^\n]*(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
+    else:  # the line breaks were stripped: markers are read by their prefix alone
+        user = rf"####(?: [^\n]*)?{end}"
+        output = rf"(?:> [^\n]*|>[ \t]*){end}"
+    stop = rf"(?:{output}|{user})"
+    marked = rf">(?: |[ \t]*{end})"
+    blank = rf"[ \t]*{end}"
+    follow = rf"(?:\n(?!{blank}|{marked}|{user})[^\n]*)*"  # lines right after an output
+    # Output lines that cannot be results (most of them: banner, tokens, questions, commits),
+    # read as one run when no line follows the last of them.
+    results = _RESULT_START.pattern
+    status = output.replace("> [^\\n]*", rf"> (?!{results}|https://aider\.chat/)[^\n]*", 1)
+    multi = (
+        rf"> [^\n]*(?:(?:\n(?!{stop})[^\n]*)*?\n(?!{stop})[^\n]*(?<=  ){end}"
+        rf"|(?:\n(?!{stop})[^\n]*)*)"
+    )
+    return re.compile(
+        rf"(?P<blank>(?:[ \t]*\n)+|[ \t]+\Z)"
+        rf"|(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
+        rf"|(?P<user>{user}(?:\n{user})*)"
+        rf"|(?P<output>{output}{follow})"
+        rf"|(?P<multi>{multi}{follow})"
+        rf"|(?P<text>[^\n]+(?:\n(?!{stop})[^\n]*)*)",
+        re.M,
+    )
+
+
+_STRICT, _LOOSE = _tokens(True), _tokens(False)
+
+
 def read(path: Path, source: str) -> ReadResult:
     result = ReadResult()
     text = read_text(path, source, result.rejects)
     if text is None:
         return result
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    lines = [line.rstrip("\r") for line in lines]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
     # A history whose trailing spaces were stripped (an editor did it) loses aider's line
     # breaks; markers are then read by their prefix alone.
-    strict = any(line.endswith("  ") for line in lines)
+    tokens = _STRICT if _BREAK_LINE.search(text) is not None else _LOOSE
     name = plain_name(path)
-    starts = [index for index, line in enumerate(lines) if _HEADER.match(line)]
-    first = starts[0] if starts else len(lines)
-    preamble = sum(1 for line in lines[:first] if line.strip())
+    lines = _LineCounter(text)
+    headers = _headers(text)
+    first = headers[0][0] if headers else len(text)
+    preamble = sum(1 for line in text[:first].split("\n") if line.strip())
     if preamble:
         result.pass_over(PREAMBLE, preamble)
     seen_ids: set[str] = set()
-    for position, start in enumerate(starts):
-        end = starts[position + 1] if position + 1 < len(starts) else len(lines)
-        header = _HEADER.match(lines[start])
-        assert header is not None
+    for position, (start, stop, header) in enumerate(headers):
+        end = headers[position + 1][0] if position + 1 < len(headers) else len(text)
+        line = lines.at(start)
         conversation_id = f"{name}#{header['time']}"
         if conversation_id in seen_ids:
-            conversation_id = f"{conversation_id}@{start + 1}"
+            conversation_id = f"{conversation_id}@{line}"
         seen_ids.add(conversation_id)
         conversation = Conversation(
             id=conversation_id,
             source=source,
             format=NAME,
-            line=start + 1,
+            line=line,
             metadata={"started_at": header["time"]},
         )
         session = _Session(conversation, result)
-        for block in _blocks(lines, start + 1, end, strict):
-            session.take(block)
+        for token in tokens.finditer(text, min(stop + 1, end), end):
+            kind = token.lastgroup
+            if kind == "blank" or token.start() == token.end():
+                continue
+            raw = token.group()
+            if kind == "run":
+                count = raw.count("\n") + 1
+                if session.not_conform is not None:  # its first line is the pending report
+                    first, _, raw = raw.partition("\n")
+                    session.take(_Block("output", lines.at(token.start()), first))
+                    count -= 1
+                if count:
+                    session.passed[STATUS] = session.passed.get(STATUS, 0) + count
+                continue
+            if kind in ("output", "multi"):
+                if session.not_conform is None and not _RESULT_START.match(text, token.start() + 2):
+                    session.passed[STATUS] = session.passed.get(STATUS, 0) + 1
+                    continue  # an output with lines after it, or a multi-line one
+                kind = "output"
+            if kind == "text":
+                raw = raw.rstrip()
+                kind = "assistant"
+            session.take(_Block(kind, lines.at(token.start()), raw))
         session.finish()
     return result
 
 
-@dataclass
+def _headers(text: str) -> list[tuple[int, int, re.Match[str]]]:
+    """``(start, end, match)`` of each session header line (found by plain search)."""
+    found = []
+    start = 0 if text.startswith(HEADER_PREFIX) else _next_header(text, 0)
+    while start >= 0:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        header = _HEADER.match(text, start, end)
+        if header is not None:
+            found.append((start, end, header))
+        start = _next_header(text, end)
+    return found
+
+
+def _next_header(text: str, offset: int) -> int:
+    """Where the next line that starts like a session header starts, or -1."""
+    found = text.find("\n" + HEADER_PREFIX, offset)
+    return found + 1 if found >= 0 else -1
+
+
+class _LineCounter:
+    """1-based line numbers of offsets met in increasing order."""
+
+    def __init__(self, text: str):
+        self.text, self.offset, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
 class _Block:
-    kind: str  # "user", "assistant" or "output"
-    line: int  # 1-based line of its first line
-    lines: list[str]
+    """A block of one session: the person's input, an output of aider's, or the assistant's
+    text; ``text`` is it without markers and aider's trailing line-break spaces."""
+
+    __slots__ = ("_text", "kind", "line", "raw")
+
+    def __init__(self, kind: str, line: int, raw: str):
+        self.kind, self.line, self.raw = kind, line, raw  # kind: user, assistant or output
+        self._text: str | None = None
 
     @property
     def text(self) -> str:
-        """The block's text without its markers and aider's trailing line-break spaces."""
-        if self.kind == "user":
-            return "\n".join(_unmark(line, "####") for line in self.lines)
-        if self.kind == "output":
-            first = _unmark(self.lines[0], ">")
-            return "\n".join([first, *(line.rstrip() for line in self.lines[1:])]).strip()
-        return "\n".join(self.lines).strip()
+        if self._text is None:
+            raw = self.raw
+            if self.kind == "user":
+                raw = raw[5:] if raw.startswith("#### ") else raw[4:]
+                if "\n" in raw:  # each line without its marker
+                    raw = _TRAILING.sub("", _USER_MARK.sub("", raw))
+                self._text = raw.rstrip()
+            elif self.kind == "output":
+                raw = raw[2:] if raw.startswith("> ") else raw[1:]
+                if "\n" in raw:
+                    raw = _TRAILING.sub("", raw)
+                self._text = raw.strip()
+            else:
+                self._text = self.raw.strip()
+        return self._text
 
 
-def _unmark(line: str, marker: str) -> str:
-    text = line[len(marker) :] if line.startswith(marker) else line
-    return text[1:].rstrip() if text.startswith(" ") else text.rstrip()
-
-
-def _marked(line: str) -> bool:
-    """Starts like one of aider's output lines (not ``>>>>>>> REPLACE``)."""
-    return line.startswith("> ") or line.rstrip() == ">"
-
-
-def _breaks(line: str) -> bool:
-    """Ends with aider's Markdown line break (two spaces)."""
-    return line.endswith("  ")
-
-
-def _blocks(lines: list[str], start: int, end: int, strict: bool) -> list[_Block]:
-    """The person's inputs, aider's outputs and the assistant's texts of one session."""
-
-    def is_user(line: str) -> bool:
-        return (line == "####" or line.startswith("#### ")) and (_breaks(line) or not strict)
-
-    def is_output(line: str) -> bool:
-        return _marked(line) and (_breaks(line) or not strict or line.rstrip() == ">")
-
-    blocks: list[_Block] = []
-    index = start
-    while index < end:
-        line = lines[index]
-        if not line.strip():
-            index += 1
-            continue
-        first = index
-        if is_user(line):
-            while index < end and is_user(lines[index]):
-                index += 1
-            blocks.append(_Block("user", first + 1, lines[first:index]))
-        elif _marked(line):
-            index += 1
-            if strict and not _breaks(line) and line.rstrip() != ">":
-                # A multi-line output: it ends at the first line with aider's line break.
-                while index < end and not is_output(lines[index]) and not is_user(lines[index]):
-                    index += 1
-                    if _breaks(lines[index - 1]):
-                        break
-            # Lines right after an output (no blank line between) continue it: a padded list
-            # of shell commands puts only its first line after ``>``.
-            while (
-                index < end
-                and lines[index].strip()
-                and not _marked(lines[index])
-                and not is_user(lines[index])
-            ):
-                index += 1
-            blocks.append(_Block("output", first + 1, lines[first:index]))
-        else:
-            while index < end and not is_user(lines[index]) and not is_output(lines[index]):
-                index += 1
-            body = lines[first:index]
-            while body and not body[-1].strip():
-                body.pop()
-            blocks.append(_Block("assistant", first + 1, body))
-    return blocks
+_USER_MARK = re.compile(r"^#### ?", re.M)
+_TRAILING = re.compile(r"[ \t]+$", re.M)
 
 
 # ----------------------------------------------------------------------------- one session
@@ -286,7 +341,7 @@ class _Session:
         if stripped == "<blank>" or not stripped:
             self._pass(BLANK_INPUT)
             return
-        if _GROUP_ANSWER.search(stripped.splitlines()[0]):
+        if "(Y)es/(N)o" in stripped and _GROUP_ANSWER.search(stripped.partition("\n")[0]):
             self._pass(GROUP_ANSWER)
             return
         if stripped.startswith(("/", "!")):
@@ -307,7 +362,9 @@ class _Session:
 
     def _assistant(self, block: _Block) -> None:
         self._settle()
-        text = _THINKING.sub("", block.text).strip()
+        text = block.text
+        if "<thinking-content-" in text:
+            text = _THINKING.sub("", text).strip()
         message = Message(
             role="assistant",
             line=block.line,
@@ -320,7 +377,7 @@ class _Session:
 
     def _output(self, block: _Block) -> None:
         text = block.text
-        first = text.splitlines()[0].strip() if text else ""
+        first = text.partition("\n")[0].strip()
         if self.not_conform is not None:
             if _EDIT_ERRORS_URL.match(first):
                 return  # part of the report
@@ -409,14 +466,11 @@ class _Session:
     def _failed_match(self, block: _Block) -> None:
         text = block.text
         failed: list[str] = []
-        others = 0
-        for line in text.splitlines():
-            found = _FAILED_FILE.match(line.strip())
-            if found and found["path"].strip() not in failed:
+        for found in _FAILED_FILE.finditer(text):
+            if found["path"].strip() not in failed:
                 failed.append(found["path"].strip())
-            count = _OTHERS_APPLIED.match(line.strip())
-            if count:
-                others = int(count["count"])
+        count = _OTHERS_APPLIED.search(text)
+        others = int(count["count"]) if count else 0
         self._failed_edits(block, f"{_NOT_CONFORM}\n{text}", failed, others)
 
     def _failed_edits(self, block: _Block, report: str, failed: list[str], others: int) -> None:
