@@ -147,12 +147,12 @@ def _tokens(strict: bool) -> re.Pattern[str]:
         rf"|(?:\n(?!{stop})[^\n]*)*)"
     )
     return re.compile(
-        rf"(?P<blank>(?:[ \t]*\n)+|[ \t]+\Z)"
-        rf"|(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
+        rf"(?:[ \t]*\n)*"  # the blank lines before a block
+        rf"(?:(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
         rf"|(?P<user>{user}(?:\n{user})*)"
         rf"|(?P<output>{output}{follow})"
         rf"|(?P<multi>{multi}{follow})"
-        rf"|(?P<text>[^\n]+(?:\n(?!{stop})[^\n]*)*)",
+        rf"|(?P<text>[^\n]+(?:\n(?!{stop})[^\n]*)*))",
         re.M,
     )
 
@@ -195,27 +195,28 @@ def read(path: Path, source: str) -> ReadResult:
         session = _Session(conversation, result)
         for token in tokens.finditer(text, min(stop + 1, end), end):
             kind = token.lastgroup
-            if kind == "blank" or token.start() == token.end():
+            if kind is None:
                 continue
-            raw = token.group()
+            begin = token.start(kind)
+            raw = token.group(kind)
             if kind == "run":
                 count = raw.count("\n") + 1
                 if session.not_conform is not None:  # its first line is the pending report
                     first, _, raw = raw.partition("\n")
-                    session.take(_Block("output", lines.at(token.start()), first))
+                    session.take(_Block("output", lines.at(begin), first))
                     count -= 1
                 if count:
                     session.passed[STATUS] = session.passed.get(STATUS, 0) + count
                 continue
             if kind in ("output", "multi"):
-                if session.not_conform is None and not _RESULT_START.match(text, token.start() + 2):
+                if session.not_conform is None and not _RESULT_START.match(text, begin + 2):
                     session.passed[STATUS] = session.passed.get(STATUS, 0) + 1
                     continue  # an output with lines after it, or a multi-line one
                 kind = "output"
             if kind == "text":
                 raw = raw.rstrip()
                 kind = "assistant"
-            session.take(_Block(kind, lines.at(token.start()), raw))
+            session.take(_Block(kind, lines.at(begin), raw))
         session.finish()
     return result
 
@@ -271,20 +272,24 @@ class _Block:
             if self.kind == "user":
                 raw = raw[5:] if raw.startswith("#### ") else raw[4:]
                 if "\n" in raw:  # each line without its marker
-                    raw = _TRAILING.sub("", _USER_MARK.sub("", raw))
+                    raw = "\n".join(_unmark(line) for line in raw.split("\n"))
                 self._text = raw.rstrip()
             elif self.kind == "output":
                 raw = raw[2:] if raw.startswith("> ") else raw[1:]
                 if "\n" in raw:
-                    raw = _TRAILING.sub("", raw)
+                    raw = "\n".join(line.rstrip() for line in raw.split("\n"))
                 self._text = raw.strip()
             else:
                 self._text = self.raw.strip()
         return self._text
 
 
-_USER_MARK = re.compile(r"^#### ?", re.M)
-_TRAILING = re.compile(r"[ \t]+$", re.M)
+def _unmark(line: str) -> str:
+    """A line of the person's input without its ``#### `` marker (the first line has none
+    left) and aider's line-break spaces."""
+    if line.startswith("####"):
+        line = line[5:] if line.startswith("#### ") else line[4:]
+    return line.rstrip()
 
 
 # ----------------------------------------------------------------------------- one session
