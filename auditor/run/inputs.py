@@ -12,15 +12,26 @@ from pathlib import Path
 from typing import Any
 
 STDIN = "-"
+# Transcripts their tools write under a hidden name, read when a folder is walked.
+HIDDEN_TRANSCRIPTS = frozenset({".aider.chat.history.md"})
+
+
+def _visible_parts(parts: Iterable[str]) -> bool:
+    """No hidden folder on the way, and the file is not hidden unless it is a transcript."""
+    *folders, name = parts
+    return not any(part.startswith(".") for part in folders) and (
+        not name.startswith(".") or name in HIDDEN_TRANSCRIPTS
+    )
 
 
 def _visible(path: Path, root: Path) -> bool:
-    return not any(part.startswith(".") for part in path.relative_to(root).parts)
+    return _visible_parts(path.relative_to(root).parts)
 
 
 def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
     """(file, source name) for each input: files as given, folders walked in sorted order
-    (hidden files and folders, such as ``.git``, are left out). A URL input (``s3://…``) gives
+    (hidden files and folders, such as ``.git``, are left out, except transcripts written under
+    a hidden name: ``.aider.chat.history.md``). A URL input (``s3://…``) gives
     (None, URL) for each file under it, read through fsspec."""
     for given in paths:
         path = Path(given)
@@ -75,7 +86,7 @@ def expand_url(url: str) -> Iterator[str]:
         return
     for found in sorted(fs.find(root)):
         relative = found[len(root.rstrip("/")) + 1 :]
-        if not any(part.startswith(".") for part in relative.split("/")):
+        if _visible_parts(relative.split("/")):
             yield fs.unstrip_protocol(found)
 
 
