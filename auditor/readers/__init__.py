@@ -19,6 +19,9 @@ from auditor.model import Reject
 from auditor.readers import (
     anthropic,
     claude_code,
+    codex_exec,
+    codex_rollout,
+    codex_tui,
     documents,
     gemini_cli,
     inspect_ai,
@@ -61,6 +64,9 @@ __all__ = [
 MODULES: tuple[Reader, ...] = (
     labels,
     claude_code,
+    codex_rollout,
+    codex_tui,
+    codex_exec,
     runner_steps,
     mcp_wire,
     otel_genai,
