@@ -20,12 +20,15 @@ looks_like = None  # recognised from the whole sample, by sniff
 _NAMES = re.compile(
     r"^(?:licen[cs]e|copying|notice|authors|readme|changelog|contributing)(?:[._-].*)?$", re.I
 )
+# A corpus's own description of its files (``SOURCE-manifest.json``): a transcript with such a
+# name still goes to its reader, whose score is higher.
+_MANIFEST = re.compile(r"(?:^|[._-])manifest\.json$", re.I)
 _SUFFIXES = {".md", ".rst", ".adoc", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".html"}
 
 
 def sniff(sample: Sample) -> int:
     name = sample.name
-    if _NAMES.match(name) or Path(name).suffix.lower() in _SUFFIXES:
+    if _NAMES.match(name) or _MANIFEST.search(name) or Path(name).suffix.lower() in _SUFFIXES:
         return 1
     return 0
 
