@@ -215,9 +215,11 @@ def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView])
     """Among calls of the same tool tied to a sentence, the ones whose returned data it repeats
     (two parallel ``update_reservation`` calls: the sentence with the new bags speaks of the one
     that returned them, not of its failed twin)."""
-    by_tool: dict[str, list[int]] = {}
+    by_tool: dict[tuple[str, frozenset[str]], list[int]] = {}
     for index in tied:
-        by_tool.setdefault(by_index[index].name, []).append(index)
+        # twins do the same thing: a shell tool's `ls` and its `cp` are not twins
+        call = by_index[index]
+        by_tool.setdefault((call.name, call.actions), []).append(index)
     kept = set(tied)
     for indexes in by_tool.values():
         if len(indexes) < 2:
