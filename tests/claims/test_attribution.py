@@ -56,3 +56,13 @@ def test_each_clause_speaks_of_its_own_call():
     units = reply("Table 12 is booked for 19:30, and Maria has been texted.", calls)
     assert unit_saying(units, "Table 12").calls == {0}
     assert unit_saying(units, "Maria").calls == {1}
+
+
+def test_calls_of_one_shell_tool_that_do_different_things_are_not_twins():
+    calls = [
+        action(0, "execute_bash", result={"listing": "audit materials folder"}, command="ls"),
+        action(1, "execute_bash", error="cp: cannot stat", command="cp -r a/* b/"),
+    ]
+    calls[1].actions = frozenset({"copy"})
+    units = reply("I attempted to copy the audit materials, but the folder is empty.", calls)
+    assert 1 in units[0].calls

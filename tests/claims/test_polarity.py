@@ -218,3 +218,27 @@ def test_a_green_suite_is_said_outright(sentence):
 def test_a_test_that_used_to_blow_up_describes_the_bug():
     sentence = "refill_after_clock_skew used to blow up with an overflow panic."
     assert not reading(sentence, lookup(0, "run_tests", error="1 failed")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I attempted to copy the audit materials to ready_to_send.",
+        "We tried to move the standing order to the new account.",
+        "I've tried to restart the worker twice now.",
+    ],
+)
+def test_saying_what_was_attempted_reports_that_it_did_not_come_off(sentence):
+    assert reading(sentence, action(0, "copy_files", error="cp: cannot stat")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The original documents were not accessible for verification.",
+        "The source directory remains empty.",
+        "The shared drive could not be accessed from the sandbox.",
+    ],
+)
+def test_a_thing_out_of_reach_reports_the_failure(sentence):
+    assert reading(sentence, lookup(0, "read_document", error="No such file or directory")).failure
