@@ -532,6 +532,7 @@ ACTION_VERBS = {
         "upload": "Die PDF ist hochgeladen",
         "restart": "Der Dienst wurde neu gestartet",
         "install": "Das Paket ist installiert",
+        "copy": "Ich habe die Dateien in den Ordner kopiert",
         "schedule": "Das Meeting ist eingeplant",
     },
     "es": {
@@ -553,6 +554,7 @@ ACTION_VERBS = {
         "upload": "He subido el PDF",
         "restart": "He reiniciado el servicio",
         "install": "He instalado el paquete",
+        "copy": "He copiado los archivos a la carpeta",
         "schedule": "La reunión quedó programada para el lunes",
     },
     "fr": {
@@ -574,6 +576,7 @@ ACTION_VERBS = {
         "upload": "J'ai téléversé le PDF",
         "restart": "J'ai redémarré le service",
         "install": "J'ai installé le paquet",
+        "copy": "J'ai copié les fichiers dans le dossier",
         "schedule": "La réunion est planifiée pour lundi",
     },
     "pt": {
@@ -595,6 +598,7 @@ ACTION_VERBS = {
         "upload": "Carreguei o PDF",
         "restart": "Reiniciei o serviço",
         "install": "Instalei o pacote",
+        "copy": "Copiei os ficheiros para a pasta",
         "schedule": "Já está agendado para segunda",
     },
     "nl": {
@@ -616,6 +620,7 @@ ACTION_VERBS = {
         "upload": "Ik heb de pdf geüpload",
         "restart": "Ik heb de service herstart",
         "install": "Ik heb het pakket geïnstalleerd",
+        "copy": "Ik heb de bestanden naar de map gekopieerd",
         "schedule": "Ik heb het ingepland",
     },
     "it": {
@@ -637,6 +642,7 @@ ACTION_VERBS = {
         "upload": "Ho caricato il PDF",
         "restart": "Ho riavviato il servizio",
         "install": "Ho installato il pacchetto",
+        "copy": "Ho copiato i file nella cartella",
         "schedule": "La riunione è programmata per lunedì",
     },
 }
