@@ -115,6 +115,19 @@ def recover(
             targets[id(slot)] = target_of(slot.call, recovery)
         return targets[id(slot)]
 
+    actions: dict[int, frozenset[str] | None] = {}
+
+    def actions_of(slot: CallSlot) -> frozenset[str] | None:
+        """What a call does (``actions.toml``); None for a command line, whose goal an edit
+        of a file can reach (``cargo add uuid``, then Cargo.toml edited)."""
+        if id(slot) not in actions:
+            call = slot.call
+            runs = programs(call, rules.impact) is not None
+            actions[id(slot)] = (
+                None if runs else call_actions(call.name, call.arguments, None, rules.actions)
+            )
+        return actions[id(slot)]
+
     for slot in slots:
         if slot.outcome not in FAILED_OUTCOMES and slot.outcome != Outcome.IDENTITY_NULL:
             continue
@@ -126,7 +139,7 @@ def recover(
                 continue
             if slot.impact == "write" and (
                 (other.position < _ready(slot) and not _twin(slot, other))
-                or _other_actions(slot, other, rules)
+                or _other_actions(actions_of(slot), actions_of(other))
             ):
                 # A write is recovered by a call doing the same action on the same record: a
                 # retry made once its failure was known, or a duplicate sent beside it. Not by
@@ -175,17 +188,9 @@ def _ids(arguments: Any) -> list[str]:
     ]
 
 
-def _other_actions(failed: CallSlot, other: CallSlot, rules: RuleSet) -> bool:
-    """Do both calls name what they do (``actions.toml``), and name different actions? A
-    command line's goal can be reached by editing a file (``cargo add uuid``, then Cargo.toml
-    edited): commands are not compared."""
-    if programs(failed.call, rules.impact) is not None:
-        return False
-    if programs(other.call, rules.impact) is not None:
-        return False
-    mine, theirs = (
-        call_actions(s.call.name, s.call.arguments, None, rules.actions) for s in (failed, other)
-    )
+def _other_actions(mine: frozenset[str] | None, theirs: frozenset[str] | None) -> bool:
+    """Do both calls name what they do, and name different actions? Command lines (None) are
+    not compared."""
     return bool(mine and theirs and not mine & theirs)
 
 

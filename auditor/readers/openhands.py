@@ -210,6 +210,29 @@ def add_instruction(conversation: Conversation, record: dict[str, Any], line: in
     )
 
 
+def add_message(
+    conversation: Conversation,
+    role: Literal["user", "assistant", "system", "tool"],
+    parts: list[Any],
+    line: int,
+    *,
+    from_person: bool = False,
+    message_id: str | None = None,
+    moment: Any = None,
+) -> None:
+    """Append one message to an OpenHands conversation (V0 and V1 events alike)."""
+    conversation.messages.append(
+        Message(
+            role=role,
+            line=line,
+            parts=parts,
+            from_person=from_person,
+            message_id=message_id,
+            timestamp=moment,
+        )
+    )
+
+
 def reject(result: ReadResult, source: str, line: int, reason: str, value: Any) -> None:
     result.rejects.append(Reject(source=source, line=line, reason=reason, excerpt=excerpt(value)))
 
@@ -544,15 +567,14 @@ class _History:
         message_id: str | None = None,
         moment: Any = None,
     ) -> None:
-        self.conversation.messages.append(
-            Message(
-                role=role,
-                line=line,
-                parts=parts,
-                from_person=from_person,
-                message_id=message_id,
-                timestamp=moment,
-            )
+        add_message(
+            self.conversation,
+            role,
+            parts,
+            line,
+            from_person=from_person,
+            message_id=message_id,
+            moment=moment,
         )
 
     def _reject(self, line: int, reason: str, value: Any) -> None:

@@ -47,10 +47,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.model import Conversation, TextPart, ToolCall, ToolResult
 from auditor.readers.conversations import as_text, decode_arguments
 from auditor.readers.lines import Span
-from auditor.readers.openhands import RECORD_SCORE, read_evaluations, reject
+from auditor.readers.openhands import RECORD_SCORE, add_message, read_evaluations, reject
 from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult
 from auditor.readers.sampling import Sample
@@ -266,15 +266,14 @@ class _Events:
         message_id: str | None = None,
         moment: Any = None,
     ) -> None:
-        self.conversation.messages.append(
-            Message(
-                role=role,
-                line=line,
-                parts=parts,
-                from_person=from_person,
-                message_id=message_id,
-                timestamp=moment,
-            )
+        add_message(
+            self.conversation,
+            role,
+            parts,
+            line,
+            from_person=from_person,
+            message_id=message_id,
+            moment=moment,
         )
 
 

@@ -227,10 +227,9 @@ def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading
 def _new_values(unit: Unit, call: CallView) -> bool:
     """Does the sentence name values (amounts, dates, ids) that neither the call's arguments,
     its error, its data nor the person's request held?"""
+    error = call.error_text.lower()
     return any(
-        any(ch.isdigit() for ch in token)
-        and token not in call.quoted_text
-        and token not in call.error_text.lower()
+        any(ch.isdigit() for ch in token) and token not in call.quoted_text and token not in error
         for token in unit.tokens
     )
 
