@@ -169,23 +169,46 @@ def _conversation(rng: random.Random, number: int, anthropic: bool) -> dict:
     return {"conversation_id": f"bench-{number}", "messages": messages}
 
 
+MANIFEST = "bench-manifest.json"  # what the generator wrote, for the bench to check
+
+
 def generate(folder: Path, size_mb: float, seed: int = 7) -> tuple[int, int]:
-    """Write about ``size_mb`` of transcripts in FILES files; (bytes, conversations) written."""
+    """Write about ``size_mb`` of transcripts in FILES files, one format per file (every third
+    file Anthropic messages, the others OpenAI chat); (bytes, conversations) written. The
+    counts, calls included, go to ``MANIFEST`` so that the bench can check that every call it
+    generated is in the scan's table."""
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     target = int(size_mb * (1 << 20))
-    written = conversations = 0
+    written = conversations = calls = 0
     handles = [open(folder / f"part-{i:02d}.jsonl", "wb") for i in range(FILES)]  # noqa: SIM115
     try:
         while written < target:
-            line = orjson.dumps(_conversation(rng, conversations, conversations % 3 == 0)) + b"\n"
-            handles[conversations % FILES].write(line)
+            file = conversations % FILES
+            conversation = _conversation(rng, conversations, anthropic=file % 3 == 0)
+            calls += _calls_in(conversation)
+            line = orjson.dumps(conversation) + b"\n"
+            handles[file].write(line)
             written += len(line)
             conversations += 1
     finally:
         for handle in handles:
             handle.close()
+    manifest = {"bytes": written, "conversations": conversations, "calls": calls}
+    (folder / MANIFEST).write_bytes(orjson.dumps(manifest))
     return written, conversations
+
+
+def _calls_in(conversation: dict) -> int:
+    """The tool calls of a generated conversation, in either of its formats."""
+    count = 0
+    for message in conversation["messages"]:
+        if message["role"] != "assistant":
+            continue
+        count += len(message.get("tool_calls") or [])
+        if isinstance(message["content"], list):
+            count += sum(1 for block in message["content"] if block.get("type") == "tool_use")
+    return count
 
 
 @dataclass

@@ -1,18 +1,19 @@
 """The canonical conversation every reader produces, and the spec's vocabularies as enums.
 
 Readers turn each transcript format into these models once; nothing after the reader looks at
-the raw format again. A tool call and its result are kept apart so both failure axes stay
-visible: did the call return at all (``ToolResult.returned``, and a missing result), and did the
-tool say it failed (``ToolResult.is_error``).
+the raw format again. They are plain classes with ``__slots__``, not validated models: a scan
+builds millions of them, and a reader already checks what it takes from its format (pydantic
+models cost the readers three times what these do). A tool call and its result are kept apart
+so both failure axes stay visible: did the call return at all (``ToolResult.returned``, and a
+missing result), and did the tool say it failed (``ToolResult.is_error``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Literal
-
-from pydantic import BaseModel, Field
 
 
 class Outcome(StrEnum):
@@ -75,7 +76,8 @@ SEVERITY = {
 }
 
 
-class TextPart(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TextPart:
     """Text written by a person, the assistant or the system."""
 
     kind: Literal["text"] = "text"
@@ -83,7 +85,8 @@ class TextPart(BaseModel):
     line: int
 
 
-class ToolCall(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class ToolCall:
     """One tool invocation by the assistant."""
 
     kind: Literal["tool_call"] = "tool_call"
@@ -94,7 +97,8 @@ class ToolCall(BaseModel):
     line: int
 
 
-class ToolResult(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class ToolResult:
     """What came back for a call, with the two failure axes kept apart."""
 
     kind: Literal["tool_result"] = "tool_result"
@@ -116,31 +120,34 @@ class ToolResult(BaseModel):
 Part = TextPart | ToolCall | ToolResult
 
 
-class Message(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Message:
     """One message of a conversation, its parts in the order they were written."""
 
     role: Literal["user", "assistant", "system", "tool"]
-    parts: list[Part] = Field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
     line: int
     from_person: bool = False  # a user message a person wrote (starts a turn)
     message_id: str | None = None  # formats that stream one message over several records
     timestamp: datetime | None = None  # when it was written, in formats that record it (UTC)
 
 
-class Conversation(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Conversation:
     """A whole conversation as one reader saw it."""
 
     id: str
     source: str
     format: str
     line: int  # first line of the conversation in its source file
-    messages: list[Message] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    messages: list[Message] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
     timestamp: datetime | None = None  # when the record was written, when it says (UTC)
     user_id: str | None = None  # the person's id, in formats that record one
 
 
-class Reject(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Reject:
     """An input line or record the auditor could not read, and why."""
 
     source: str

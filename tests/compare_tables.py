@@ -7,9 +7,12 @@ the same. Run this with the old code to save the tables, then with the new code 
     # ... change the code ...
     python tests/compare_tables.py check /tmp/before
 
-It scans the sample transcripts, the labelled corpus and the real corpus (those that exist) with
-``auditor scan`` as a user runs it, and compares the calls table, the findings, the rejects and
-the summary. It exits 1 and names the first difference when anything changed.
+It scans the sample transcripts, the labelled corpus, the real corpora and the bench corpus
+(those that exist; ``AUDITOR_BENCH_DIR`` names the bench corpus, default ``/tmp/bench10``, made
+by ``auditor bench``) with ``auditor scan`` as a user runs it, and compares the calls table, the
+findings, the rejects and the summary. It exits 1 and names the first difference when anything
+changed. ``--code TREE`` runs the auditor of another checkout (the old code, say) instead of
+this one's.
 """
 
 from __future__ import annotations
@@ -27,19 +30,22 @@ CORPORA = {
     "sample_transcripts": HERE / "sample_transcripts",
     "labelled": HERE.parent / "shared" / "corpus" / "labelled",
     "real": HERE.parent / "shared" / "corpus" / "real",
+    "real-more": HERE.parent / "shared" / "corpus" / "real-more",
+    "bench": Path(os.environ.get("AUDITOR_BENCH_DIR", "/tmp/bench10")),
 }
 
 
-def scan_all(folder: Path) -> None:
-    """Scan every corpus that exists into ``folder/<name>``."""
+def scan_all(folder: Path, code: Path = HERE) -> None:
+    """Scan every corpus that exists into ``folder/<name>`` with the auditor of ``code``."""
     for name, corpus in CORPORA.items():
         if not corpus.is_dir():
             print(f"skip {name}: {corpus} is not here", file=sys.stderr)
             continue
-        command = ["auditor", "scan", str(corpus), "--out", str(folder / name), "--quiet"]
+        auditor = [sys.executable, "-c", "from auditor.cli import app; app()"]
+        command = [*auditor, "scan", str(corpus), "--out", str(folder / name), "--quiet"]
         # One seed for set order: ties between equally good sentences are otherwise settled
         # by hash order, which differs from process to process.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(code)}
         status = subprocess.run([*command, "--fail-on", "never"], env=env).returncode
         if status not in (0, 3):  # 3: some input could not be read, which is part of the test
             raise SystemExit(f"{' '.join(command)} exited with {status}")
@@ -70,15 +76,20 @@ def differences(before: Path, after: Path) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    code = HERE
+    if "--code" in argv:
+        at = argv.index("--code")
+        code = Path(argv[at + 1]).resolve()
+        argv = argv[:at] + argv[at + 2 :]
     if len(argv) != 2 or argv[0] not in ("save", "check"):
         print(__doc__, file=sys.stderr)
         return 2
     action, folder = argv[0], Path(argv[1])
     if action == "save":
-        scan_all(folder)
+        scan_all(folder, code)
         return 0
     after = folder.with_name(folder.name + "-after")
-    scan_all(after)
+    scan_all(after, code)
     found = differences(folder, after)
     for line in found:
         print(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ def calls_frame(rows: Iterable[dict[str, Any]]) -> pl.DataFrame:
 
 
 def rejects_frame(rejects: Iterable[Reject]) -> pl.DataFrame:
-    return pl.DataFrame([r.model_dump() for r in rejects], schema=REJECTS_SCHEMA, orient="row")
+    return pl.DataFrame([asdict(r) for r in rejects], schema=REJECTS_SCHEMA, orient="row")
 
 
 Table = pl.DataFrame | pl.LazyFrame

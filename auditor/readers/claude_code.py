@@ -47,7 +47,7 @@ trajectory reader.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -233,14 +233,14 @@ class Transcripts:
                     pieces.append((*where, []))
                 pieces[-1][2].append(part)
             return [
-                (target, task, message.model_copy(update={"parts": parts, "from_person": False}))
+                (target, task, replace(message, parts=parts, from_person=False))
                 for target, task, parts in pieces
             ]
         if message.role == "user":
             text = " ".join(p.text for p in message.parts if isinstance(p, TextPart)).strip()
             for task_id in reversed(self.open_tasks[session]):
                 if text and text == self.tasks[task_id].prompt.strip():
-                    placed = message.model_copy(update={"from_person": True})
+                    placed = replace(message, from_person=True)
                     return [(f"{session}/{task_id}", task_id, placed)]
         return [(*self._active(session, message.message_id), message)]
 
@@ -444,5 +444,5 @@ def _with_host_results(parts: list[Part], event: dict[str, Any]) -> list[Part]:
     results = [p for p in parts if isinstance(p, ToolResult)]
     if len(results) != 1 or results[0].content is not None:
         return parts
-    filled = results[0].model_copy(update={"content": copy, "pointer": "", "content_key": key})
+    filled = replace(results[0], content=copy, pointer="", content_key=key)
     return [filled if p is results[0] else p for p in parts]

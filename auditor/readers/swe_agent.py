@@ -33,6 +33,7 @@ Demonstrations are left out. The format has no failure flag (``is_error`` stays 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,7 @@ def _read_history_calls(history: list[Any], conversation: Conversation, result: 
         for part in list(message.parts):
             if isinstance(part, ToolResult) and more_ids.get(part.pointer):
                 for call_id in more_ids[part.pointer]:
-                    message.parts.append(part.model_copy(update={"call_id": call_id}))
+                    message.parts.append(replace(part, call_id=call_id))
 
 
 def _prompt(history: list[Any], conversation: Conversation) -> str:

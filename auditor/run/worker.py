@@ -3,7 +3,7 @@ parts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,7 @@ def audit_rows(
     if not job.path.exists():
         return [], [Reject(source=source, line=0, reason="no such file")], PartAudit(rejects=1)
     read = read_file(job.path, source, job.input_format, job.span)
-    rejects = [r.model_copy(update={"excerpt": redactor.apply(r.excerpt)}) for r in read.rejects]
+    rejects = [replace(r, excerpt=redactor.apply(r.excerpt)) for r in read.rejects]
     audit = PartAudit(
         skipped=read.skipped,
         passed_over=dict(read.passed_over),

@@ -3,6 +3,7 @@ events paired by ``cause``, the 2024-11 resolver's flattened events paired by po
 2024-05 ``[action, observation]`` pairs), and saved event arrays."""
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -225,8 +226,8 @@ def test_a_large_file_read_in_spans_gives_the_same_conversations():
     assert [c.id for r in parts_read for c in r.conversations] == [
         c.id for c in whole.conversations
     ]
-    assert [c.model_dump() for r in parts_read for c in r.conversations] == [
-        c.model_dump() for c in whole.conversations
+    assert [asdict(c) for r in parts_read for c in r.conversations] == [
+        asdict(c) for c in whole.conversations
     ]
 
 
