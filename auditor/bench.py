@@ -18,12 +18,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
-from auditor.readers import read_file
+from auditor.readers import detect, read_file
+from auditor.readers.streams import open_bytes
+from auditor.run import stages
 from auditor.run.inputs import expand
 from auditor.run.jobs import SPAN_BYTES, plan
 from auditor.run.pipeline import scan
@@ -169,7 +171,7 @@ def _conversation(rng: random.Random, number: int, anthropic: bool) -> dict:
     return {"conversation_id": f"bench-{number}", "messages": messages}
 
 
-MANIFEST = "bench-manifest.json"  # what the generator wrote, for the bench to check
+MANIFEST = ".bench-manifest.json"  # what the generator wrote (hidden: scans pass it over)
 
 
 def generate(folder: Path, size_mb: float, seed: int = 7) -> tuple[int, int]:
@@ -216,36 +218,68 @@ class Measure:
     name: str
     seconds: float
     peak_mb: float
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage (1-core scan)
+    formats: dict[str, tuple[int, float]] = field(default_factory=dict)  # (bytes, s) per reader
+    calls: int | None = None  # rows of the calls table (scans)
+    conversations: int = 0  # conversations read (scans)
 
 
-def _child(mode: str, folder: str, jobs: int) -> None:
+def bare_parse(path: Path) -> None:
+    """What any reader must at least do with a file: decompress it and parse its JSON, as one
+    document or line by line (lines that are not JSON are passed over)."""
+    with open_bytes(path) as handle:
+        data = handle.read()
+    try:
+        orjson.loads(data)
+        return
+    except orjson.JSONDecodeError:
+        pass
+    for line in data.splitlines():
+        try:
+            orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+
+
+def _child(mode: str, paths: list[str], jobs: int) -> None:
     """Run one measurement in this (fresh) process and print it as JSON."""
-    files = sorted(Path(folder).glob("*.jsonl"))
+    files = [path for path, _ in expand(paths) if path is not None]
+    found: dict = {}
     start = time.perf_counter()
     if mode == "bare":
         for path in files:
-            with open(path, "rb") as handle:
-                for line in handle:
-                    orjson.loads(line)
+            bare_parse(path)
     elif mode == "read":
         # The readers alone, on the jobs a scan would give them (files, spans of large files):
         # every conversation built, nothing audited. No scan can be faster.
-        for job in plan(expand(files), None, SPAN_BYTES):
+        formats: dict[str, list[float]] = {}
+        for job in plan(expand(paths), None, SPAN_BYTES):
+            began = time.perf_counter()
             read_file(job.path, job.source, job.input_format, job.span)
+            size = job.span.end - job.span.start if job.span else job.path.stat().st_size
+            name = job.input_format or getattr(detect(job.path), "NAME", "unknown")
+            mine = formats.setdefault(name, [0, 0.0])
+            mine[0] += size
+            mine[1] += time.perf_counter() - began
+        found["formats"] = formats
     else:
         # The scan exactly as a nightly job runs it (the pipeline behind ``auditor scan``),
         # tables and summary written.
         with tempfile.TemporaryDirectory(prefix="auditor-bench-") as out:
-            scan(files, out=out, jobs=jobs, fail_on="never")
-    seconds = time.perf_counter() - start
+            result = scan(paths, out=out, jobs=jobs, fail_on="never")
+            found["calls"] = result.run_summary["tool_calls"]
+            found["conversations"] = result.run_summary["conversations"]
+        found["stages"] = dict(stages.SECONDS)
+    found["seconds"] = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print(json.dumps({"seconds": seconds, "peak_kb": max(peak, children)}))
+    found["peak_kb"] = max(peak, children)
+    print(json.dumps(found))
 
 
-def measure(mode: str, folder: Path, jobs: int = 1) -> Measure:
+def measure(mode: str, paths: list[Path], jobs: int = 1) -> Measure:
     output = subprocess.run(
-        [sys.executable, "-m", "auditor.bench", mode, str(folder), str(jobs)],
+        [sys.executable, "-m", "auditor.bench", mode, str(jobs), *map(str, paths)],
         check=True,
         capture_output=True,
         text=True,
@@ -256,7 +290,15 @@ def measure(mode: str, folder: Path, jobs: int = 1) -> Measure:
         "read": "readers only (no audit), 1 core",
         "scan": f"auditor scan, {jobs} core(s)",
     }[mode]
-    return Measure(name, found["seconds"], found["peak_kb"] / 1024)
+    return Measure(
+        name,
+        found["seconds"],
+        found["peak_kb"] / 1024,
+        stages=found.get("stages", {}),
+        formats={k: (int(v[0]), v[1]) for k, v in found.get("formats", {}).items()},
+        calls=found.get("calls"),
+        conversations=found.get("conversations", 0),
+    )
 
 
 @dataclass
@@ -264,6 +306,7 @@ class Report:
     megabytes: float
     conversations: int
     measures: list[Measure]
+    generated_calls: int | None = None  # calls the bench generated (its own corpus only)
 
     def rows(self) -> list[tuple[str, float, float, float, float]]:
         """(name, MB/s, conversations/s, ratio to bare parsing, peak MB) per measure."""
@@ -279,27 +322,54 @@ class Report:
             for m in self.measures
         ]
 
+    @property
+    def calls(self) -> int:
+        """Calls in the table of the one-core scan."""
+        return self.measures[2].calls or 0
 
-def run(folder: Path, size_mb: float) -> Report:
-    """Generate the corpus when the folder holds none, then measure each way of reading it."""
-    files = sorted(folder.glob("*.jsonl"))
-    if not files:
-        generate(folder, size_mb)
-        files = sorted(folder.glob("*.jsonl"))
+    @property
+    def missing_calls(self) -> int:
+        """Generated calls that are not in the table (0 for a user's own logs)."""
+        return max(0, (self.generated_calls or 0) - self.calls)
+
+    def stages(self) -> list[tuple[str, float, float]]:
+        """(stage, seconds, share of the one-core scan) for each stage, then the rest."""
+        scan = self.measures[2]
+        found = [(name, scan.stages.get(name, 0.0)) for name in stages.STAGES]
+        rest = scan.seconds - sum(seconds for _, seconds in found)
+        found.append(("other (rules, plan, merging parts)", rest))
+        return [(name, seconds, seconds / scan.seconds) for name, seconds in found]
+
+    def formats(self) -> list[tuple[str, float, float]]:
+        """(reader, MB, MB/s) of the readers-only measure, per reader."""
+        read = self.measures[1]
+        return [
+            (name, size / (1 << 20), size / (1 << 20) / seconds if seconds else 0.0)
+            for name, (size, seconds) in sorted(read.formats.items())
+        ]
+
+
+def run(folder: Path, size_mb: float, paths: list[Path] | None = None) -> Report:
+    """Measure each way of reading ``paths`` (a user's own logs), or else the bench corpus in
+    ``folder``, generated first when the folder holds none."""
+    generated = None
+    if not paths:
+        if not (folder / MANIFEST).is_file():
+            generate(folder, size_mb)
+        generated = orjson.loads((folder / MANIFEST).read_bytes())
+        paths = sorted(folder.glob("*.jsonl"))
+    files = [path for path, _ in expand(paths) if path is not None]
     megabytes = sum(p.stat().st_size for p in files) / (1 << 20)
-    conversations = 0
-    for path in files:
-        with open(path, "rb") as handle:
-            conversations += sum(1 for _ in handle)
     cores = os.cpu_count() or 1
     measures = [
-        measure("bare", folder),
-        measure("read", folder),
-        measure("scan", folder, 1),
-        measure("scan", folder, cores),
+        measure("bare", paths),
+        measure("read", paths),
+        measure("scan", paths, 1),
+        measure("scan", paths, cores),
     ]
-    return Report(megabytes, conversations, measures)
+    calls = generated["calls"] if generated else None
+    return Report(megabytes, measures[2].conversations, measures, generated_calls=calls)
 
 
 if __name__ == "__main__":  # the child process of ``measure``
-    _child(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    _child(sys.argv[1], sys.argv[3:], int(sys.argv[2]))

@@ -341,24 +341,47 @@ def rules_command(
 
 @app.command("bench")
 def bench_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Your own logs to measure; without them, the bench corpus."),
+    ] = None,
     folder: Annotated[
-        Path, typer.Option("--dir", help="Where the synthetic corpus is (or is written).")
+        Path, typer.Option("--dir", help="Where the bench corpus is (or is written).")
     ] = Path("bench-corpus"),
     size_mb: Annotated[float, typer.Option("--size-mb", help="Corpus size to generate.")] = 100.0,
 ) -> None:
-    """Measure scan throughput and memory against bare JSON parsing of the same files."""
+    """Measure scan throughput, memory and where the time goes, against bare JSON parsing of
+    the same files: your own logs, or a generated corpus."""
     from auditor.bench import run
 
-    report = run(folder, size_mb)
+    report = run(folder, size_mb, paths or None)
+    console = Console()
     table = Table(
-        title=f"{report.megabytes:.0f} MB, {report.conversations:,} conversations, "
-        f"{os.cpu_count()} core(s)"
+        title=f"{report.megabytes:.1f} MB, {report.conversations:,} conversations, "
+        f"{report.calls:,} calls, {os.cpu_count()} core(s)"
     )
     for column in ("reading", "MB/s", "conversations/s", "× bare parsing", "peak RSS MB"):
         table.add_column(column, justify="left" if column == "reading" else "right")
     for name, mb_s, conv_s, ratio, peak in report.rows():
         table.add_row(name, f"{mb_s:.1f}", f"{conv_s:,.0f}", f"{ratio:.3f}", f"{peak:.0f}")
-    Console().print(table)
+    console.print(table)
+    stages = Table(title="Where the one-core scan's time goes")
+    for column in ("stage", "seconds", "share"):
+        stages.add_column(column, justify="left" if column == "stage" else "right")
+    for name, seconds, share in report.stages():
+        stages.add_row(name, f"{seconds:.2f}", f"{share:.0%}")
+    console.print(stages)
+    formats = Table(title="Readers only, per reader")
+    for column in ("reader", "MB", "MB/s"):
+        formats.add_column(column, justify="left" if column == "reader" else "right")
+    for name, megabytes, mb_s in report.formats():
+        formats.add_row(name, f"{megabytes:.1f}", f"{mb_s:.1f}")
+    console.print(formats)
+    if report.generated_calls is not None:
+        line = f"calls in the table: {report.calls:,} of {report.generated_calls:,} generated"
+        console.print(line, markup=False)
+        if report.missing_calls:
+            raise typer.Exit(1)
 
 
 @app.command("formats")

@@ -4,6 +4,7 @@ claims, verdict, and one row per tool call."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 from auditor.audit.claims.turns import read_claims
@@ -20,6 +21,7 @@ from auditor.model import (
 )
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, default_impact_rules
+from auditor.run.stages import lap
 
 CUT_OFF = OutcomeDecision(
     Outcome.CUT_OFF, "log-ends", "the log ends after the call: no result and nothing after it"
@@ -38,6 +40,7 @@ def audit_conversation(
     conversation: Conversation, rules: RuleSet, redactor: Redactor | None = None
 ) -> ConversationAudit:
     """Rows for every tool call of a conversation; excerpts pass through ``redactor``."""
+    clock = perf_counter()
     slots, texts, requests, orphans = lay_out(conversation, rules.host_written)
     annotations = conversation.metadata.get("tool_annotations")
     impact_rules = rules.impact or default_impact_rules()
@@ -60,11 +63,16 @@ def audit_conversation(
         ):
             slot.decision = CUT_OFF
         slot.impact = impact_of(slot.call, impact_rules, rules.outcomes, annotations).value
+    clock = lap("outcomes", clock)
     recover(slots, rules, texts, requests)
     mark_probes(slots)
+    clock = lap("recovery", clock)
     read_claims(slots, texts, requests, rules)
+    clock = lap("claims", clock)
     redactor = redactor or Redactor()
-    return ConversationAudit(
+    audit = ConversationAudit(
         rows=[call_row(conversation, slot, redactor, rules) for slot in slots],
         orphan_results=orphans,
     )
+    lap("rows", clock)
+    return audit

@@ -199,6 +199,9 @@ def is_scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
+_CALL_RESULT_START = re.compile(r'\s*\{\s*"(?:content|isError|is_error|structuredContent|_meta)"')
+
+
 def serialised_call_result(content: Any) -> dict[str, Any] | None:
     """An MCP ``CallToolResult`` a host passed on as the text of a tool message
     (``'{"content": [...], "isError": true}'``): the object, or None when ``content`` is not
@@ -211,7 +214,9 @@ def serialised_call_result(content: Any) -> dict[str, Any] | None:
         and content[0].get("type") == "text"
     ):
         text = content[0].get("text")
-    if not isinstance(text, str) or not text.lstrip().startswith("{"):
+    # Only an object whose first key is one of a CallToolResult's is parsed: tool texts are
+    # often large JSON answers, and parsing each of them here would double the readers' work.
+    if not isinstance(text, str) or not _CALL_RESULT_START.match(text):
         return None
     try:
         value = orjson.loads(text)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from time import perf_counter
 
 from auditor import readers
 from auditor.output.baseline import BaselineError, compare, load_baseline_or_none
@@ -25,6 +26,7 @@ from auditor.output.suppress import apply_suppressions, load_suppressions, today
 from auditor.rules_loader import RuleFileError, RuleSet, load_rules
 from auditor.run import inputs
 from auditor.run.incremental import scan_incremental
+from auditor.run.stages import lap
 from auditor.run.status import exit_status
 
 
@@ -90,6 +92,7 @@ def scan(
         engine=engine,
         scheduler=scheduler,
     )
+    clock = perf_counter()
     if ignore is not None:
         result = apply_suppressions(result, ignore, today)
     if previous is not None:
@@ -99,6 +102,7 @@ def scan(
         result.folder = run_folder(Path(out), partition_by_date, today)
         write_run(result.folder, result, summary, output_format, partition_by_date)
     result.exit_status = exit_status(summary, fail_on, only_new=fail_on_new)
+    lap("tables", clock)
     return result
 
 

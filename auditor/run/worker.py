@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 import polars as pl
@@ -18,6 +19,7 @@ from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
 from auditor.run.inputs import fetched
 from auditor.run.jobs import Job
+from auditor.run.stages import lap
 
 
 @dataclass
@@ -35,7 +37,9 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
     """Read and audit one job, writing its rows and rejects as parquet parts numbered
     ``index`` under ``parts``; never raises on the file's content."""
     rows, rejects, audit = audit_rows(job, rules, redactor)
+    clock = perf_counter()
     write_part(parts, index, calls_frame(rows), rejects_frame(rejects))
+    lap("write", clock)
     return audit
 
 
@@ -64,7 +68,9 @@ def audit_rows(
             return [], [reject], PartAudit(rejects=1)
     if not job.path.exists():
         return [], [Reject(source=source, line=0, reason="no such file")], PartAudit(rejects=1)
+    clock = perf_counter()
     read = read_file(job.path, source, job.input_format, job.span)
+    lap("read", clock)
     rejects = [replace(r, excerpt=redactor.apply(r.excerpt)) for r in read.rejects]
     audit = PartAudit(
         skipped=read.skipped,
