@@ -69,7 +69,7 @@ def print_rules(
             cues.add_column(column, overflow="fold")
         for pack in rules.packs.values():
             for cue in pack.cues:
-                cues.add_row(cue.id, cue.kind, cue.source, cue.regex.pattern)
+                cues.add_row(cue.id, cue.kind, cue.source, cue.pattern)
         console.print(cues)
 
 
