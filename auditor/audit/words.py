@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 _WORD = re.compile(r"[^\W_][\w\-./@#']*[^\W_]|[^\W_]", re.UNICODE)
@@ -60,6 +60,22 @@ def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
 def short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
     """Tool names, argument values and sentences recur: their tokens are worked out once."""
     return frozenset(_token_stream(text, stopwords))
+
+
+class LazyTokens:
+    """The ``tokens`` of a text that is made, and tokenised, only when first asked about: for
+    long texts (what earlier turns returned) that few sentences ever need."""
+
+    __slots__ = ("_make", "_stopwords", "_tokens")
+
+    def __init__(self, make: Callable[[], str], stopwords: frozenset[str]) -> None:
+        self._make, self._stopwords = make, stopwords
+        self._tokens: set[str] | None = None
+
+    def __contains__(self, token: object) -> bool:
+        if self._tokens is None:
+            self._tokens = tokens(self._make(), self._stopwords)
+        return token in self._tokens
 
 
 def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:

@@ -4,6 +4,7 @@ result data and error, tokenised once."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from auditor.audit.words import (
@@ -64,10 +65,19 @@ class CallView:
     action_tokens: frozenset[str] = frozenset()  # words of its name, server and arguments
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
-    quoted_text: str = ""  # result data, argument values and the request, lower-cased
+    data_text: str = ""  # the data it returned, as text (the start of a long answer)
+    argument_text: str = ""  # its argument values, as text
     data_tokens: frozenset[str] = frozenset()  # what it returned, less its own arguments
     returned_tokens: frozenset[str] = frozenset()  # everything it returned
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
+
+    @cached_property
+    def quoted_text(self) -> str:
+        """Result data, argument values and the request, lower-cased: what a sentence may quote.
+        Made only for a sentence that could be quoting (few are)."""
+        return GROUPED_NUMBER.sub(
+            "", " ".join((self.data_text, self.argument_text, self.context_text)).lower()
+        )
 
 
 def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
@@ -114,8 +124,6 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         - view.name_tokens
         if not any(ch.isdigit() for ch in token)
     )
-    view.quoted_text = GROUPED_NUMBER.sub(
-        "", " ".join((data, argument_text, view.context_text)).lower()
-    )
+    view.data_text, view.argument_text = data, argument_text
     view.returned_tokens = frozenset(data_tokens)
     view.data_tokens = view.returned_tokens - tokens(argument_text, stopwords)

@@ -6,7 +6,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, replace
 
 from auditor.audit.claims.attribution import (
@@ -46,7 +46,7 @@ def judge_reply(
     texts: list[tuple[int, str]],
     pack: CuePack,
     request: str = "",
-    shown_before: frozenset[str] = frozenset(),
+    shown_before: Container[str] = frozenset(),
 ) -> dict[int, ClaimDecision]:
     """Claims for calls that share one turn's assistant texts ``(position, text)``, in answer
     to the person's ``request``; ``shown_before``: tokens of what earlier turns' calls

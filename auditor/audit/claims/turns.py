@@ -12,7 +12,7 @@ from auditor.audit.claims.language import detect_language
 from auditor.audit.command_line import programs
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import bare_tool_name, call_actions, is_identity_tool
-from auditor.audit.words import data_text, tokens
+from auditor.audit.words import LazyTokens, data_text
 from auditor.model import (
     FAILED_OUTCOMES,
     Claim,
@@ -83,8 +83,12 @@ def read_claims(
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
-        earlier = " ".join(data_of(slot) for slot in slots if slot.turn < turn)
-        shown = frozenset(tokens(earlier[-CONTEXT_CHARS:], pack.stopwords))
+        # Worked out only when a sentence needs them (most never do, and the text is long).
+        earlier = [slot for slot in slots if slot.turn < turn]
+        shown = LazyTokens(
+            lambda earlier=earlier: " ".join(map(data_of, earlier))[-CONTEXT_CHARS:],
+            pack.stopwords,
+        )
         decisions = judge_reply(views, replies, pack, requests.get(turn, ""), shown)
         read_here = {id(slot) for slot in reading}
         for index, slot in enumerate(turn_slots):
