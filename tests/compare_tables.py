@@ -13,6 +13,13 @@ by ``auditor bench``) with ``auditor scan`` as a user runs it, and compares the 
 findings, the rejects and the summary. It exits 1 and names the first difference when anything
 changed. ``--code TREE`` runs the auditor of another checkout (the old code, say) instead of
 this one's.
+
+The calls tables of the sample transcripts and the labelled corpus are also kept in the
+repository (``tests/data/golden``), and ``tests/test_same_tables.py`` holds every change to
+them: a change meant to alter no output must leave them as they are. A change that alters
+output on purpose writes them again, and the diff shows what it altered:
+
+    python tests/compare_tables.py golden
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import orjson
@@ -35,9 +43,15 @@ CORPORA = {
 }
 
 
-def scan_all(folder: Path, code: Path = HERE) -> None:
-    """Scan every corpus that exists into ``folder/<name>`` with the auditor of ``code``."""
-    for name, corpus in CORPORA.items():
+GOLDEN = HERE / "tests" / "data" / "golden"
+GOLDEN_CORPORA = ("sample_transcripts", "labelled")
+
+
+def scan_all(folder: Path, code: Path = HERE, names: tuple[str, ...] = tuple(CORPORA)) -> None:
+    """Scan every corpus of ``names`` that exists into ``folder/<name>`` with the auditor of
+    ``code``."""
+    for name in names:
+        corpus = CORPORA[name]
         if not corpus.is_dir():
             print(f"skip {name}: {corpus} is not here", file=sys.stderr)
             continue
@@ -75,12 +89,37 @@ def differences(before: Path, after: Path) -> list[str]:
     return found
 
 
+def golden_rows(calls: Path) -> list[bytes]:
+    """A calls table as the JSON lines kept in ``tests/data/golden``: one row a line in input
+    order, sources without the folders the checkout happens to be in."""
+    table = pl.read_parquet(calls).with_columns(
+        pl.col("source")
+        .str.replace(str(HERE), "<checkout>", literal=True)
+        .str.replace(str(HERE.parent), "<beside>", literal=True)
+    )
+    return [orjson.dumps(row, option=orjson.OPT_SORT_KEYS) for row in table.iter_rows(named=True)]
+
+
+def write_golden(folder: Path) -> None:
+    """Write the golden calls tables from a ``scan_all`` of ``GOLDEN_CORPORA``."""
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name in GOLDEN_CORPORA:
+        if (folder / name).is_dir():
+            rows = golden_rows(folder / name / "calls.parquet")
+            (GOLDEN / f"{name}.calls.jsonl").write_bytes(b"\n".join(rows) + b"\n")
+
+
 def main(argv: list[str]) -> int:
     code = HERE
     if "--code" in argv:
         at = argv.index("--code")
         code = Path(argv[at + 1]).resolve()
         argv = argv[:at] + argv[at + 2 :]
+    if argv == ["golden"]:
+        with tempfile.TemporaryDirectory() as folder:
+            scan_all(Path(folder), code, GOLDEN_CORPORA)
+            write_golden(Path(folder))
+        return 0
     if len(argv) != 2 or argv[0] not in ("save", "check"):
         print(__doc__, file=sys.stderr)
         return 2
