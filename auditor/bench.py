@@ -254,10 +254,13 @@ def _child(mode: str, paths: list[str], jobs: int) -> None:
         # every conversation built, nothing audited. No scan can be faster.
         formats: dict[str, list[float]] = {}
         for job in plan(expand(paths), None, SPAN_BYTES):
+            # Per reader, the reading alone: detecting the format costs the same for every
+            # reader, and would make a reader of many small files look slow.
+            reader = detect(job.path) if job.input_format is None else None
+            name = job.input_format or (reader.NAME if reader else "none")
             began = time.perf_counter()
-            read_file(job.path, job.source, job.input_format, job.span)
+            read_file(job.path, job.source, name if reader or job.input_format else None, job.span)
             size = job.span.end - job.span.start if job.span else job.path.stat().st_size
-            name = job.input_format or getattr(detect(job.path), "NAME", "unknown")
             mine = formats.setdefault(name, [0, 0.0])
             mine[0] += size
             mine[1] += time.perf_counter() - began

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from re import _constants as sre_constants  # re's own parser: how a cue pattern begins
@@ -44,10 +45,10 @@ class RuleFileError(ValueError):
         self.file, self.key, self.problem = file, key, problem
 
 
-def check_pattern(pattern: str) -> str:
+def check_pattern(pattern: str, compile: Callable[[str], Any] = re.compile) -> str:
     """A rule file's regular expression, or a ValueError that says why it is not one."""
     try:
-        re.compile(pattern)
+        compile(pattern)
     except re.error as exc:
         raise ValueError(f"not a valid regular expression ({exc})") from exc
     return pattern
@@ -299,7 +300,8 @@ class Cue(Strict):
     kind: CueKind
     pattern: str
 
-    _check = field_validator("pattern")(classmethod(lambda cls, v: check_pattern(v)))
+    # Checked by compiling it as the claim reader will use it (kept, so compiled only once).
+    _check = field_validator("pattern")(classmethod(lambda cls, v: check_pattern(v, compile_cue)))
 
 
 class CuePackFile(Strict):
@@ -328,6 +330,7 @@ class CompiledCue:
     pattern: str = ""  # as the rule file wrote it (``regex`` may begin with a lookahead)
 
 
+@cache
 def compile_cue(pattern: str) -> re.Pattern[str]:
     """A cue's pattern compiled to match exactly as written, but faster.
 

@@ -50,7 +50,7 @@ def test_a_user_cue_replaces_the_shipped_one_with_the_same_id(tmp_path: Path):
     )
     rules = load_rules(tmp_path)
     cue = next(c for c in rules.packs["en"].cues if c.id == "en.failure.emoji")
-    assert cue.regex.pattern == "🙈"
+    assert cue.pattern == "🙈"
     assert cue.source == str(tmp_path / "claims" / "en.toml")
 
 
