@@ -230,6 +230,33 @@ def test_the_benchmark_corpus_is_readable_and_has_failing_calls(tmp_path: Path):
     assert 0.03 < failing / summary["tool_calls"] < 0.3
 
 
+def test_the_benchmark_corpus_writes_one_format_a_file_and_every_call_is_in_the_table(
+    tmp_path: Path,
+):
+    from auditor.bench import MANIFEST, generate
+    from auditor.readers import detect
+
+    generate(tmp_path, 0.2)
+    formats = {detect(path).NAME for path in tmp_path.glob("*.jsonl")}
+    assert formats == {"openai_chat", "anthropic_messages"}
+    for path in tmp_path.glob("*.jsonl"):
+        lines = path.read_text().splitlines()
+        assert all(("tool_use" in line) == ('"tool_use"' in lines[0]) for line in lines)
+    generated = json.loads((tmp_path / MANIFEST).read_text())
+    run("scan", tmp_path, "--out", tmp_path / "out", "--fail-on", "never")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["tool_calls"] == generated["calls"] > 0
+
+
+def test_bench_on_a_users_own_logs_says_where_the_time_goes_and_per_reader(tmp_path: Path):
+    result = run("bench", SAMPLES, "--dir", tmp_path / "unused")
+    assert result.exit_code == 0, result.output
+    for stage in ("read", "outcomes", "claims", "write"):
+        assert stage in result.output
+    assert "openai_chat" in result.output and "anthropic_messages" in result.output
+    assert not (tmp_path / "unused").exists()  # no corpus generated for a user's own logs
+
+
 def test_a_rerun_over_the_same_input_writes_the_same_table(tmp_path: Path):
     run("scan", SAMPLES, "--out", tmp_path / "first")
     run("scan", SAMPLES, "--out", tmp_path / "second")
