@@ -53,13 +53,13 @@ def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     and stems; no stop words, no tiny words."""
     if len(text) <= 200:
         return set(short_tokens(text, stopwords))
-    return set(_token_stream(text, stopwords))
+    return set(_token_list(text, stopwords))
 
 
 @functools.lru_cache(maxsize=16384)
 def short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
     """Tool names, argument values and sentences recur: their tokens are worked out once."""
-    return frozenset(_token_stream(text, stopwords))
+    return frozenset(_token_list(text, stopwords))
 
 
 class LazyTokens:
@@ -79,20 +79,18 @@ class LazyTokens:
 
 
 def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
-    """The first ``limit`` distinct tokens of a text, in order, reading no further than needed."""
-    seen: dict[str, None] = {}
-    for token in _token_stream(text, stopwords):
-        if token not in seen:
-            seen[token] = None
-            if len(seen) >= limit:
-                break
-    return list(seen)
+    """The first ``limit`` distinct tokens of a text, in order."""
+    return list(dict.fromkeys(_token_list(text, stopwords)))[:limit]
 
 
-def _token_stream(text: str, stopwords: frozenset[str]) -> Iterator[str]:
-    """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic."""
-    for match in _WORD.finditer(GROUPED_NUMBER.sub("", text)):
-        yield from _word_tokens(match.group(0), stopwords)
+def _token_list(text: str, stopwords: frozenset[str]) -> list[str]:
+    """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic.
+    A plain loop over the words, not a generator: result data has millions of words."""
+    found: list[str] = []
+    extend = found.extend
+    for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
+        extend(_word_tokens(word, stopwords))
+    return found
 
 
 @functools.lru_cache(maxsize=65536)

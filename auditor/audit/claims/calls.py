@@ -92,7 +92,8 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     add(name, NAME_WEIGHT)
     add(name_words(view.server or ""), NAME_WEIGHT)
     view.name_tokens = frozenset(tokens(name, stopwords))
-    for text in argument_strings(view.arguments, 200):
+    values = list(argument_strings(view.arguments, 200))
+    for text in values:
         # Long values (queries, message bodies) and links point at things; short ones name them.
         add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
     data = data_text(view.result_values, view.result_texts, DATA_CHARS)
@@ -100,10 +101,11 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     for token in data_tokens[:MAX_RESULT_TOKENS]:
         weights.setdefault(token, 1.0)
     add(view.error_text, 0.5)
-    argument_text = " ".join(argument_strings(view.arguments, 200))
+    argument_text = " ".join(values)
+    said = tokens(argument_text, stopwords)  # the words of its arguments, worked out once
     view.argument_tokens = frozenset(
         t
-        for text in argument_strings(view.arguments, 200)
+        for text in values
         if names_a_thing(text)
         for t in tokens(text, stopwords)
         if is_specific(t)
@@ -112,18 +114,16 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         f"{name} {name_words(view.server or '')} {argument_text}", stopwords
     )
     view.specific_tokens = view.argument_tokens | frozenset(
-        t for t in tokens(argument_text, stopwords) if len(t) >= 3 and any(c.isdigit() for c in t)
+        t for t in said if len(t) >= 3 and any(c.isdigit() for c in t)
     )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
     # happened to: a reply that says them again is telling the person what went wrong.
     view.error_tokens = frozenset(
         token
-        for token in tokens(view.error_text[:ERROR_CHARS], stopwords)
-        - tokens(argument_text, stopwords)
-        - view.name_tokens
+        for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
         if not any(ch.isdigit() for ch in token)
     )
     view.data_text, view.argument_text = data, argument_text
     view.returned_tokens = frozenset(data_tokens)
-    view.data_tokens = view.returned_tokens - tokens(argument_text, stopwords)
+    view.data_tokens = view.returned_tokens - said
