@@ -277,10 +277,22 @@ def parse_command(text: str, rules: ImpactRules | None = None) -> list[Segment]:
     """The segments of a command line, in order. Never raises; reads at most the rules'
     ``max_chars`` characters and gives at most ``max_segments`` segments."""
     shell = (rules or default_impact_rules()).shell
+    key = (id(shell), text)
+    if key in _PARSED:
+        return list(_PARSED[key][1])
+    # One command is read for its impact, its outcome rules and its recovery: parse it once.
+    if len(_PARSED) >= _PARSED_MOST:
+        _PARSED.clear()
     try:
-        return _parse(text, shell, 0)
+        found = tuple(_parse(text, shell, 0))
     except Exception:  # a parser bug must not stop an audit: read what can be read
-        return _fallback(text, shell)
+        found = tuple(_fallback(text, shell))
+    _PARSED[key] = (shell, found)  # the settings kept alive, so that their id means them
+    return list(found)
+
+
+_PARSED: dict[tuple[int, str], tuple[Any, tuple[Segment, ...]]] = {}
+_PARSED_MOST = 4096
 
 
 def _parse(text: str, shell: ShellImpact, depth: int) -> list[Segment]:
