@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -225,20 +226,27 @@ class Measure:
 
 
 def bare_parse(path: Path) -> None:
-    """What any reader must at least do with a file: decompress it and parse its JSON, as one
-    document or line by line (lines that are not JSON are passed over)."""
+    """What any reader must at least do with a file: decompress it and parse its JSON, line by
+    line when its first line is a JSON value of its own (lines that are not JSON are passed
+    over), else as one document."""
     with open_bytes(path) as handle:
-        data = handle.read()
-    try:
-        orjson.loads(data)
-        return
-    except orjson.JSONDecodeError:
-        pass
-    for line in data.splitlines():
+        first = handle.readline()
         try:
-            orjson.loads(line)
+            orjson.loads(first)
         except orjson.JSONDecodeError:
-            continue
+            rest = first + handle.read()
+            try:
+                orjson.loads(rest)
+                return
+            except orjson.JSONDecodeError:
+                lines: Iterable[bytes] = rest.splitlines()
+        else:
+            lines = handle
+        for line in lines:
+            try:
+                orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
 
 
 def _child(mode: str, paths: list[str], jobs: int) -> None:

@@ -195,39 +195,34 @@ def chat_messages(
     """``messages`` made safe for ``parse_messages``: what it would skip silently or trip on is
     recorded as a reject (with its pointer) and replaced by ``None``, which it skips; the list
     keeps its length, so pointers stay right."""
+
+    def reject(reason: str, value: Any, where: str) -> None:
+        rejects.append(
+            Reject(source=source, line=line, reason=f"{reason} at {where}", excerpt=excerpt(value))
+        )
+
     cleaned: list[Any] = []
     for index, message in enumerate(messages):
-        where = f"{pointer}/{index}"
-
-        def reject(reason: str, value: Any, where: str = where) -> None:
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=line,
-                    reason=f"{reason} at {where}",
-                    excerpt=excerpt(value),
-                )
-            )
-
         if not isinstance(message, dict):
-            reject("message is not an object", message)
+            reject("message is not an object", message, f"{pointer}/{index}")
             cleaned.append(None)
             continue
         role = message.get("role")
         if not isinstance(role, str) or role not in CHAT_ROLES:
-            reject(f"message with unknown role {role!r}", message)
+            reject(f"message with unknown role {role!r}", message, f"{pointer}/{index}")
             cleaned.append(None)
             continue
         calls = message.get("tool_calls")
         if calls is not None and not isinstance(calls, list):
-            reject("tool_calls is not a list", calls, f"{where}/tool_calls")
+            reject("tool_calls is not a list", calls, f"{pointer}/{index}/tool_calls")
             message = {key: value for key, value in message.items() if key != "tool_calls"}
         elif calls:
             for position, call in enumerate(calls):
                 if not isinstance(call, dict):
-                    reject("tool call is not an object", call, f"{where}/tool_calls/{position}")
+                    where = f"{pointer}/{index}/tool_calls/{position}"
+                    reject("tool call is not an object", call, where)
         if role == "tool" and not is_scalar(message.get("tool_call_id")):
-            reject("tool message without a tool_call_id", message)
+            reject("tool message without a tool_call_id", message, f"{pointer}/{index}")
             cleaned.append(None)
             continue
         cleaned.append(message)
