@@ -35,13 +35,15 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     """
     text_positions = sorted({u.position for u in units})
     by_index = {c.index: c for c in calls}
-    identity_cues = pack.of_kind("identity")
     universal_cues = pack.of_kind("universal")
     success_cues = pack.of_kind("success")
     failure_cues = pack.of_kind("failure")
     loose: list[tuple[Unit, list[CallView]]] = []
+    in_reply_at: dict[int, list[CallView]] = {}  # the units of one text share their calls
     for unit in units:
-        candidates = [c for c in calls if in_reply(c, unit.position)]
+        if unit.position not in in_reply_at:
+            in_reply_at[unit.position] = [c for c in calls if in_reply(c, unit.position)]
+        candidates = in_reply_at[unit.position]
         if not candidates:
             continue
         recent = _recent(candidates, text_positions)
@@ -49,7 +51,8 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         for call in candidates:
             for token in unit.tokens & call.keywords.keys():
                 frequency[token] = frequency.get(token, 0) + 1
-        speaks_of_identity = any(c.regex.search(unit.text) for c in identity_cues)
+        if unit.reading is None:
+            unit.reading = read_unit(unit, pack)
         single = len(recent) == 1
         # A word every tool of the turn has in its name (a vendor's: "billing" of
         # billing_get_customer and billing_create_invoice) names none of them.
@@ -69,7 +72,9 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             scores[call.index] = sum(call.keywords[t] / frequency[t] for t in shared)
         best = max(scores.values())
         identity_calls = (
-            {c.index for c in candidates if c.identity_tool} if speaks_of_identity else set()
+            {c.index for c in candidates if c.identity_tool}
+            if unit.reading.speaks_of_identity
+            else set()
         )
         # The words of a tool's name name its action ("the refund went through"): the call whose
         # name the unit uses most is spoken of, whatever data the other calls share with it.
@@ -88,8 +93,6 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         }
         tied = {i for i, s in scores.items() if best > 0 and s >= best * TIE_RATIO}
         tied |= {i for i, n in named.items() if most_named and n == most_named}
-        if unit.reading is None:
-            unit.reading = read_unit(unit, pack)
         tied = _by_action(unit, unit.reading.actions, tied, candidates)
         exclusive &= _by_action(unit, unit.reading.actions, set(exclusive), candidates)
         tied = _by_returned_data(unit, tied, by_index)

@@ -47,10 +47,12 @@ def judge_reply(
     pack: CuePack,
     request: str = "",
     shown_before: Container[str] = frozenset(),
+    wanted: Container[int] | None = None,
 ) -> dict[int, ClaimDecision]:
     """Claims for calls that share one turn's assistant texts ``(position, text)``, in answer
     to the person's ``request``; ``shown_before``: tokens of what earlier turns' calls
-    returned."""
+    returned. Only the calls whose index is in ``wanted`` are decided (all when None); the
+    others' sentences are still tied to them, so that they are not tied to the wanted ones."""
     set_reply_windows(calls, [position for position, _ in texts])
     units: list[Unit] = []
     paragraph = 0
@@ -68,6 +70,8 @@ def judge_reply(
             shown.update(worked.returned_tokens)
     decisions: dict[int, ClaimDecision] = {}
     for call in calls:
+        if wanted is not None and call.index not in wanted:
+            continue  # its claim is not read: the others' sentences are tied all the same
         replied = [u for u in units if in_reply(call, u.position)]
         if not any(in_reply(call, position) and text.strip() for position, text in texts):
             decisions[call.index] = ClaimDecision(Claim.NONE, "no reply", "", pack.language)

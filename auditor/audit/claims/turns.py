@@ -89,10 +89,11 @@ def read_claims(
             lambda earlier=earlier: " ".join(map(data_of, earlier))[-CONTEXT_CHARS:],
             pack.stopwords,
         )
-        decisions = judge_reply(views, replies, pack, requests.get(turn, ""), shown)
         read_here = {id(slot) for slot in reading}
+        wanted = {index for index, slot in enumerate(turn_slots) if id(slot) in read_here}
+        decisions = judge_reply(views, replies, pack, requests.get(turn, ""), shown, wanted)
         for index, slot in enumerate(turn_slots):
-            if id(slot) in read_here:
+            if index in wanted:
                 slot.claim = decisions[index]
     if rules.claims_all:
         # A recovered call's action is the one its retry did: the reply speaks of both as one.
