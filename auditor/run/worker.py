@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from auditor.audit.conversation import audit_conversation
+from auditor.faults import fault
 from auditor.model import Reject
 from auditor.output.fingerprint import identified
 from auditor.output.tables import calls_frame, rejects_frame
@@ -36,6 +37,7 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
     ``index`` under ``parts``; never raises on the file's content."""
     rows, rejects, audit = audit_rows(job, rules, redactor)
     write_part(parts, index, calls_frame(rows), rejects_frame(rejects))
+    fault("worker:part-written")
     return audit
 
 
