@@ -616,7 +616,7 @@ def stage_state(folder: Path, current: str, plans: list[Plan], result: ScanResul
                 path = part_path(tables, table, index).with_suffix(".ipc")
                 with writing(path):
                     pl.read_parquet(part).write_ipc(path)
-        fault("state:tables-written")
+                    fault("state:part-written")
     except BaseException:
         update.discard()
         raise
