@@ -40,6 +40,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs.mkdir()
     write_jsonl(logs / "gateway.jsonl", [rate_limited_post("c-1"), greeting("c-2")])
     write_jsonl(logs / "archive.jsonl", [forbidden_update("c-3", "SUP-4471")])
+    with (logs / "archive.jsonl").open("a") as archive:
+        archive.write('{"messages": [\n')  # a line cut off: a reject, carried night after night
     cwd = Path.cwd()
     os.chdir(site)
     try:
@@ -68,8 +70,16 @@ def killed_night(site: Path, point: str) -> int:
     return subprocess.run(command, cwd=site, env=env, capture_output=True).returncode
 
 
-def assert_whole(site: Path) -> None:
-    """Each table in ``out`` is whole: night 1's or the full scan's."""
+def outputs(folder: Path) -> dict[str, bytes]:
+    """The files of an output folder, but the hidden temporary ones a killed run leaves."""
+    return {p.name: p.read_bytes() for p in folder.iterdir() if not p.name.startswith(".")}
+
+
+def assert_whole(site: Path, untouched: bool) -> None:
+    """``out`` is as night 1 left it (``untouched``: killed before any table was moved into
+    place), or each table in it is whole: night 1's or the full scan's."""
+    if untouched:
+        assert outputs(site / "out") == outputs(site / "night-1")
     for name in TABLES:
         table = pl.read_parquet(site / "out" / name)
         versions = [pl.read_parquet(site / run / name) for run in ("night-1", "full")]
@@ -78,9 +88,14 @@ def assert_whole(site: Path) -> None:
 
 
 def assert_next_night_is_a_full_scan(site: Path) -> None:
+    """The next night's tables are a full scan's; it found a state to carry rows from (the
+    killed night cost no full read); it leaves nothing of the killed night behind."""
     assert runner.invoke(app, NIGHT).exit_code == 1
     for name in TABLES:
         assert pl.read_parquet(site / "out" / name).equals(pl.read_parquet(site / "full" / name))
+    rejects = [(site / run / "rejects.jsonl").read_text() for run in ("out", "full")]
+    assert rejects[0] == rejects[1] != ""
+    assert json.loads((site / "out" / "summary.json").read_text())["reading"]["files_unchanged"]
     left = sorted(p.name for p in (site / "state").iterdir() if not p.name.startswith("tables-"))
     assert left == ["lock", "state.json"]
     assert len(list((site / "state").glob("tables-*"))) == 1
@@ -88,24 +103,24 @@ def assert_next_night_is_a_full_scan(site: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "point",
+    ("point", "untouched"),
     [
-        "worker:part-written",  # in the worker, after a file's rows are written
-        "parts:merged",  # while the workers' small parts are merged
-        "carry:part-written",  # while carried rows and new rows are merged
-        "state:part-written",  # while the new state's tables are written
-        "parts:repeats-left-out",  # while calls read from two files are left out
-        "output:written:calls.parquet",  # the tables written under temporary names
-        "state:tmp-written",  # the new state.json written, not yet in place
-        "state:replaced",  # the new state in place, its old tables not yet removed
-        "output:renamed:findings.parquet",  # the first table moved into place, not the rest
+        ("worker:part-written", True),  # in the worker, after a file's rows are written
+        ("parts:merged", True),  # while the workers' small parts are merged
+        ("carry:part-written", True),  # while carried rows and new rows are merged
+        ("state:part-written", True),  # while the new state's tables are written
+        ("parts:repeats-left-out", True),  # while calls read from two files are left out
+        ("output:written:calls.parquet", True),  # the tables written under temporary names
+        ("state:tmp-written", True),  # the new state.json written, not yet in place
+        ("state:replaced", True),  # the new state in place, its old tables not yet removed
+        ("output:renamed:findings.parquet", False),  # the first table moved into place
     ],
 )
 def test_a_night_killed_at_any_point_leaves_whole_tables_and_a_whole_next_night(
-    site: Path, point: str
+    site: Path, point: str, untouched: bool
 ):
     assert killed_night(site, point) == -signal.SIGKILL
-    assert_whole(site)
+    assert_whole(site, untouched)
     assert_next_night_is_a_full_scan(site)
 
 
@@ -119,5 +134,5 @@ def test_a_worker_process_killed_fails_the_night_and_the_next_one_is_whole(
     assert result.exit_code == 4
     assert json.loads(result.stderr)["error"] == "internal"
     monkeypatch.delenv(VARIABLE)
-    assert_whole(site)
+    assert_whole(site, untouched=True)
     assert_next_night_is_a_full_scan(site)

@@ -86,37 +86,43 @@ def test_a_truncated_log(logs: Path):
     assert_same_tables(night(logs, "night-2"), full_scan(logs))
 
 
-def test_deleting_the_file_that_held_a_conversation_first_brings_back_the_later_copy(
-    logs: Path,
-):
-    """archive.jsonl is read before gateway.jsonl and holds a copy of c-3: night 1 left out
-    gateway's c-3 as a repeat. Once the archive is gone, gateway's c-3 is the only one."""
+@pytest.fixture
+def copied(tmp_path: Path) -> Path:
+    """Night 1 over two logs that both hold c-3: archive.jsonl, read first, and gateway.jsonl,
+    whose c-3 a full scan leaves out as a repeat (a log copied into a longer one)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
     write_jsonl(logs / "archive.jsonl", [greeting("c-0"), forbidden_update("c-3", "SUP-4471")])
-    night(logs, "night-2")
-    (logs / "archive.jsonl").unlink()
-    tonight = night(logs, "night-3")
+    write_jsonl(
+        logs / "gateway.jsonl", [rate_limited_post("c-1"), forbidden_update("c-3", "SUP-4471")]
+    )
+    night(logs, "night-1")
+    return logs
+
+
+def test_deleting_the_file_that_held_a_conversation_first_brings_back_the_later_copy(
+    copied: Path,
+):
+    (copied / "archive.jsonl").unlink()
+    tonight = night(copied, "night-2")
     assert "c-3" in pl.read_parquet(tonight / "findings.parquet")["conversation_id"].to_list()
-    assert_same_tables(tonight, full_scan(logs))
+    assert_same_tables(tonight, full_scan(copied))
 
 
 def test_rewriting_the_file_that_held_a_conversation_first_brings_back_the_later_copy(
-    logs: Path,
+    copied: Path,
 ):
-    write_jsonl(logs / "archive.jsonl", [greeting("c-0"), forbidden_update("c-3", "SUP-4471")])
-    night(logs, "night-2")
-    write_jsonl(logs / "archive.jsonl", [greeting("c-0")])
-    tonight = night(logs, "night-3")
+    write_jsonl(copied / "archive.jsonl", [greeting("c-0")])
+    tonight = night(copied, "night-2")
     assert "c-3" in pl.read_parquet(tonight / "findings.parquet")["conversation_id"].to_list()
-    assert_same_tables(tonight, full_scan(logs))
+    assert_same_tables(tonight, full_scan(copied))
 
 
-def test_calls_left_out_as_repeats_are_counted_on_a_night_that_reads_nothing(logs: Path):
-    write_jsonl(logs / "archive.jsonl", [greeting("c-0"), forbidden_update("c-3", "SUP-4471")])
-    night(logs, "night-2")
-    tonight = night(logs, "night-3")  # nothing changed: every row carried
+def test_calls_left_out_as_repeats_are_counted_on_a_night_that_reads_nothing(copied: Path):
+    tonight = night(copied, "night-2")  # nothing changed: every row carried
     passed_over = json.loads((tonight / "summary.json").read_text())["passed_over_by_reason"]
     assert passed_over[REPEATED] == 1
-    assert_same_tables(tonight, full_scan(logs))
+    assert_same_tables(tonight, full_scan(copied))
 
 
 def test_a_log_replaced_by_another_of_the_same_size_and_modification_time(logs: Path):

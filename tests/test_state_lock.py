@@ -77,21 +77,30 @@ def test_a_run_told_to_wait_stops_when_the_holder_outlasts_the_wait(logs: Path):
     assert "after waiting 0.5s" in json.loads(result.stderr)["message"]
 
 
-def test_a_run_told_to_wait_runs_once_the_holder_is_done(logs: Path):
-    held, release = threading.Event(), threading.Event()
+def test_a_run_told_to_wait_runs_once_the_holder_is_done(
+    logs: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Yesterday's slow night holds the folder until tonight's has started waiting for it."""
+    held, waiting = threading.Event(), threading.Event()
+
+    def sleep(seconds: float) -> None:
+        waiting.set()
+        time.sleep(seconds)
+
+    monkeypatch.setattr("auditor.run.lock.sleep", sleep)
 
     def yesterdays_slow_night() -> None:
         with holding(logs.parent / "state"):
             held.set()
-            release.wait()
+            waiting.wait(timeout=30)
 
     holder = threading.Thread(target=yesterdays_slow_night)
     holder.start()
     held.wait()
-    threading.Timer(0.5, release.set).start()
     result = night(logs, "night-1", "--wait", "30")
     holder.join()
     assert result.exit_code == 1, result.output
+    assert waiting.is_set()
     assert calls(logs.parent / "night-1").equals(full_scan(logs))
 
 

@@ -15,10 +15,10 @@ import dataclasses
 import fcntl
 import os
 import socket
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from time import monotonic, sleep
 
 import orjson
 
@@ -63,16 +63,16 @@ def _read(fd: int) -> Holder | None:
 
 
 def _take(fd: int, folder: Path, wait: float) -> None:
-    deadline = time.monotonic() + wait
+    deadline = monotonic() + wait
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
-            left = deadline - time.monotonic()
+            left = deadline - monotonic()
             if left <= 0:
                 raise StateBusy(folder, _read(fd), wait) from None
-            time.sleep(min(POLL_SECONDS, left))
+            sleep(min(POLL_SECONDS, left))
 
 
 @contextlib.contextmanager
