@@ -4,8 +4,10 @@
 as an OOM killer or a deploy kills it; with ``AUDITOR_FAULT_ERRNO=ENOSPC`` (or another errno
 name) it raises that ``OSError`` there instead, as a full disk or an unwritable folder would.
 Points name a stage and a moment: ``worker:part-written``, ``parts:merged``,
-``state:tables-written``, ``output:renamed:calls.parquet``, … (each is written where it is
-called, grep ``fault(``). Unset, a point costs one look-up in the environment.
+``parts:repeats-left-out``, ``carry:part-written``, ``state:part-written``,
+``state:tmp-written``, ``state:replaced``, ``output:probe``, ``output:written:<file>``,
+``output:renamed:<file>`` (grep ``fault(``). Unset, a point costs one look-up in the
+environment.
 """
 
 from __future__ import annotations

@@ -10,17 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 from builders import write_jsonl
-from test_nightly import forbidden_update, greeting, missing_channel, rate_limited_post
-from typer.testing import CliRunner
+from test_nightly import forbidden_update, greeting, missing_channel, rate_limited_post, run
 
-from auditor.cli import app
 from auditor.run.parts import REPEATED
-
-runner = CliRunner()
-
-
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

@@ -16,19 +16,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 from builders import write_jsonl
-from test_nightly import forbidden_update, greeting, rate_limited_post
-from typer.testing import CliRunner
+from test_nightly import forbidden_update, greeting, rate_limited_post, run
 
-from auditor.cli import app
 from auditor.run.lock import holding
 
-runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
 CHILD_ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-
-
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

@@ -12,17 +12,9 @@ from pathlib import Path
 
 import pytest
 from builders import write_jsonl
-from test_nightly import day_two, forbidden_update, greeting, rate_limited_post
-from typer.testing import CliRunner
+from test_nightly import day_two, forbidden_update, greeting, rate_limited_post, run
 
-from auditor.cli import app
 from auditor.faults import ERRNO_VARIABLE, VARIABLE
-
-runner = CliRunner()
-
-
-def run(*args: object):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture

@@ -23,18 +23,6 @@ def run_folder(out: Path, partition_by_date: bool, run_date: date) -> Path:
     return out / f"{PARTITION_PREFIX}{run_date.isoformat()}" if partition_by_date else out
 
 
-def write_run(
-    folder: Path,
-    result: ScanResult,
-    summary: dict[str, Any],
-    fmt: str,
-    partition_by_date: bool = False,
-) -> list[Path]:
-    """The run's tables in ``folder`` (see ``staged_run``), moved into place at once."""
-    with staged_run(folder, result, summary, fmt, partition_by_date) as written:
-        return written
-
-
 @contextlib.contextmanager
 def staged_run(
     folder: Path,

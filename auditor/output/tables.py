@@ -49,6 +49,23 @@ class WriteFailed(OSError):
 # A full disk or quota, a folder without write permission, a read-only file system.
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS})
 OS_ERROR = re.compile(r"os error (\d+)")  # how polars' writers report the errno
+NEARLY_FULL = 1 << 20  # free bytes under which a write error without an errno is a full disk
+
+
+def _errno(exc: Exception, path: Path) -> int | None:
+    """The errno of a failed write. polars' parquet writer can lose it ("Invalid thrift:
+    transport error" on a full disk): then a disk with next to no room left is taken as full."""
+    if isinstance(exc, OSError) and exc.errno:
+        return exc.errno
+    found = OS_ERROR.search(str(exc))
+    if found:
+        return int(found[1])
+    folder = next((p for p in path.parents if p.is_dir()), None)
+    if folder is not None:
+        room = os.statvfs(folder)
+        if room.f_bavail * room.f_frsize < NEARLY_FULL:
+            return errno.ENOSPC
+    return None
 
 
 @contextlib.contextmanager
@@ -60,9 +77,7 @@ def writing(path: Path) -> Iterator[None]:
     except WriteFailed:
         raise
     except (OSError, pl.exceptions.PolarsError) as exc:
-        number = exc.errno if isinstance(exc, OSError) and exc.errno else None
-        found = OS_ERROR.search(str(exc)) if number is None else None
-        number = int(found[1]) if found else number
+        number = _errno(exc, path)
         if number not in WRITE_ERRNOS:
             raise
         raise WriteFailed(path, os.strerror(number)) from exc

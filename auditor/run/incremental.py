@@ -5,8 +5,8 @@ count, and the rows and rejects it gave (``tables-*/calls-*.ipc``, ``tables-*/re
 Arrow IPC, so that a state folder inside a partitioned dataset adds no ``*.parquet`` file; in
 small parts, so that carrying them over holds one part at a time). On the next run:
 
-- a file with the same size and modification time (or the same content) is *unchanged*: not
-  read, its rows are carried over;
+- a file with the same size, modification time and change time (or the same content) is
+  *unchanged*: not read, its rows are carried over;
 - a file that grew and whose old content is its start (the same hash) was *appended to*: when
   its format holds one conversation per line (``openai_chat``, ``anthropic_messages``: the
   readers that read spans), only the lines after the last complete old line are read, and the
@@ -22,6 +22,12 @@ says what was read: files unchanged, appended to and read whole (and why), bytes
 rows carried over and the rows read now are interleaved in input order as they stream; only
 when the files come in another order than last time (arguments given in another order) is the
 whole table sorted.
+
+The state keeps each file's own rows, calls that a later file repeats among them; the tables
+leave the repeats out each night, over all rows, so that when the file that held a conversation
+first is deleted or rewritten the later copy's rows come back. A new state is written beside
+the one in effect and named in ``state.json`` by one rename (``StateUpdate``): a run killed
+before leaves the last state whole.
 """
 
 from __future__ import annotations
@@ -259,41 +265,6 @@ def state_parts(folder: Path | None, state: State, table: str) -> list[Path]:
     return sorted((folder / state.tables).glob(f"{table}-*.ipc"))
 
 
-def scan_incremental(
-    paths: Iterable[str | Path],
-    state_dir: str | Path | None,
-    *,
-    rules: RuleSet | None = None,
-    rules_dir: str | Path | None = None,
-    input_format: str | None = None,
-    redact: bool = True,
-    redact_emails: bool = False,
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-    engine: str = "local",
-    scheduler: str | None = None,
-) -> ScanResult:
-    """``scan`` that reads only what changed since the run that wrote ``state_dir`` (and
-    updates it); without a state folder, a full scan. Either way the summary gets a ``reading``
-    section: what was read, in files, bytes and lines."""
-    result, update = scan_and_stage(
-        paths,
-        state_dir,
-        rules=rules,
-        rules_dir=rules_dir,
-        input_format=input_format,
-        redact=redact,
-        redact_emails=redact_emails,
-        jobs=jobs,
-        progress=progress,
-        engine=engine,
-        scheduler=scheduler,
-    )
-    if update is not None:
-        update.commit()
-    return result
-
-
 def scan_and_stage(
     paths: Iterable[str | Path],
     state_dir: str | Path | None,
@@ -308,7 +279,9 @@ def scan_and_stage(
     engine: str = "local",
     scheduler: str | None = None,
 ) -> tuple[ScanResult, StateUpdate | None]:
-    """``scan_incremental`` with the new state written but not yet in effect: the caller
+    """``scan`` that reads only what changed since the run that wrote ``state_dir``; without a
+    state folder, a full scan. Either way the summary gets a ``reading`` section: what was
+    read, in files, bytes and lines. The new state is written but not yet in effect: the caller
     commits it once the run's outputs are written (or discards it), so that a run that cannot
     write its outputs leaves the state as it was."""
     rules = rules or load_rules(rules_dir)
