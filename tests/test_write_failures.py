@@ -10,6 +10,7 @@ import json
 import os
 from pathlib import Path
 
+import polars as pl
 import pytest
 from builders import write_jsonl
 from test_nightly import day_two, forbidden_update, greeting, rate_limited_post, run
@@ -80,6 +81,33 @@ def test_a_disk_that_fills_while_the_states_tables_are_written(
     result = night(site)
     assert result.exit_code == 2
     assert "/state/tables-" in json.loads(result.stderr)["path"]
+    assert (snapshot(site / "out"), snapshot(site / "state")) == before
+
+
+def test_a_full_disk_that_the_parquet_writer_reports_without_an_errno(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """polars' parquet sink, on a full disk, can say only "Invalid thrift: transport error":
+    a disk with next to no room left is then taken to be full."""
+    before = snapshot(site / "out"), snapshot(site / "state")
+
+    sink_parquet = pl.LazyFrame.sink_parquet
+
+    def disk_full(frame: pl.LazyFrame, path: str, **options: object) -> None:
+        if Path(path).parent != site / "out":  # the scan's own parts, in the temporary folder
+            return sink_parquet(frame, path, **options)
+        Path(path).write_bytes(b"PAR1")  # as far as it got
+        raise pl.exceptions.ComputeError(
+            "parquet: File out of specification: Invalid thrift: transport error"
+        )
+
+    monkeypatch.setattr(pl.LazyFrame, "sink_parquet", disk_full)
+    monkeypatch.setattr("auditor.output.tables.free_bytes", lambda path: 4096)
+    result = night(site)
+    assert result.exit_code == 2
+    assert json.loads(result.stderr)["message"] == (
+        f"cannot write {site / 'out' / 'findings.parquet'}: No space left on device"
+    )
     assert (snapshot(site / "out"), snapshot(site / "state")) == before
 
 

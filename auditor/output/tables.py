@@ -60,12 +60,14 @@ def _errno(exc: Exception, path: Path) -> int | None:
     found = OS_ERROR.search(str(exc))
     if found:
         return int(found[1])
-    folder = next((p for p in path.parents if p.is_dir()), None)
-    if folder is not None:
-        room = os.statvfs(folder)
-        if room.f_bavail * room.f_frsize < NEARLY_FULL:
-            return errno.ENOSPC
-    return None
+    return errno.ENOSPC if free_bytes(path) < NEARLY_FULL else None
+
+
+def free_bytes(path: Path) -> int:
+    """Room left for a writer that is not root on the file system that holds ``path``."""
+    folder = next(p for p in path.parents if p.is_dir())
+    room = os.statvfs(folder)
+    return room.f_bavail * room.f_frsize
 
 
 @contextlib.contextmanager
