@@ -13,6 +13,7 @@ Every failing status but 1 and 3 writes one line of JSON on stderr.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from enum import StrEnum
@@ -29,8 +30,10 @@ from rich.text import Text
 from auditor import catalogue, readers
 from auditor.evaluate import evaluate
 from auditor.output.suppress import default_suppressions
+from auditor.output.tables import WriteFailed
 from auditor.rules_loader import RuleFileError, load_rules
 from auditor.run import pipeline
+from auditor.run.lock import StateBusy
 from auditor.run.status import EXIT_INTERNAL, EXIT_USAGE
 from auditor.views.nightly import ProgressBar, print_scan
 from auditor.views.rules import print_explanation, print_rules
@@ -110,6 +113,10 @@ def fail(kind: str, error: Exception | str, status: int) -> NoReturn:
     line: dict[str, object] = {"error": kind, "message": str(error), "exit_status": status}
     if isinstance(error, RuleFileError):
         line.update(file=error.file, key=error.key, problem=error.problem)
+    if isinstance(error, WriteFailed):
+        line.update(path=str(error.path))
+    if isinstance(error, StateBusy) and error.holder is not None:
+        line.update(holder=dataclasses.asdict(error.holder))
     sys.stderr.write(orjson.dumps(line).decode() + "\n")
     raise typer.Exit(status)
 
@@ -219,6 +226,16 @@ def scan_command(
             "follow: failed or partial, not recovered) or 'all' (every call; slower).",
         ),
     ] = ClaimReading.findings,
+    wait: Annotated[
+        float,
+        typer.Option(
+            "--wait",
+            min=0,
+            metavar="SECONDS",
+            help="When another run holds the --state folder, wait this long for it to end "
+            "(default: stop at once with status 2).",
+        ),
+    ] = 0,
 ) -> None:
     """Audit transcripts and write calls, findings, rejects and summary to --out."""
     console = Console()
@@ -243,10 +260,17 @@ def scan_command(
             run_date=run_date,
             progress=progress,
             claims=claims.value,
+            wait=wait,
+            warn=warn,
         )
     if not quiet:
         print_scan(console, result, output_format.value)
     raise typer.Exit(result.exit_status)
+
+
+def warn(message: str) -> None:
+    """One line on stderr, for the scheduler's log: the run goes on."""
+    sys.stderr.write(f"warning: {message}\n")
 
 
 def _scan_or_fail(paths: list[str], **options: Any) -> pipeline.ScanResult:
@@ -255,6 +279,8 @@ def _scan_or_fail(paths: list[str], **options: Any) -> pipeline.ScanResult:
         return pipeline.scan(paths, **options)
     except pipeline.ScanRefused as exc:
         fail(exc.kind, exc.error, EXIT_USAGE)
+    except WriteFailed as exc:  # nothing was changed: the previous outputs and state stand
+        fail("cannot write", exc, EXIT_USAGE)
     except Exception as exc:  # one JSON line a scheduler can log, not a traceback
         fail("internal", f"{type(exc).__name__}: {exc}", EXIT_INTERNAL)
 

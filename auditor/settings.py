@@ -4,7 +4,8 @@ Read from ``auditor.toml`` (keys at the top level) or, when there is none, the `
 table of ``pyproject.toml``, in the folder the command runs in (``auditor --config FILE`` names
 another file). Keys are the ``scan`` options, with ``-`` or ``_``: ``paths``, ``out``,
 ``format``, ``fail-on``, ``fail-on-new``, ``rules``, ``baseline``, ``suppressions``, ``state``,
-``partition-by-date``, ``input-format``, ``jobs``, ``quiet``, ``redact``, ``redact-emails``.
+``partition-by-date``, ``input-format``, ``jobs``, ``quiet``, ``redact``, ``redact-emails``,
+``claims``, ``wait``.
 Options given on the command line win. Relative paths are taken from the settings file's folder.
 A wrong file stops the run like a wrong rule file: the message names the file, key and problem.
 """
@@ -48,6 +49,7 @@ class Settings(BaseModel):
     redact: bool | None = None
     redact_emails: bool | None = None
     claims: Literal["findings", "all"] | None = None
+    wait: float | None = Field(default=None, ge=0)
 
 
 PATH_KEYS = ("out", "rules", "baseline", "suppressions", "state")

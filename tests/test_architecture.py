@@ -16,7 +16,13 @@ PACKAGE = ROOT / "auditor"
 
 # Bottom to top: a module may import modules of its own layer or of layers below it.
 LAYERS = [
-    {"auditor.model", "auditor.redact", "auditor.rules_loader", "auditor.catalogue"},
+    {
+        "auditor.model",
+        "auditor.redact",
+        "auditor.rules_loader",
+        "auditor.catalogue",
+        "auditor.faults",
+    },
     {"auditor.readers"},
     {"auditor.audit"},
     {"auditor.output"},

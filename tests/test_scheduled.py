@@ -145,16 +145,16 @@ def test_the_summary_carries_what_an_alert_needs(here: Path):
 def test_a_run_that_fails_part_way_is_one_json_line_and_status_4(
     here: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    def disk_full(*args: object, **kwargs: object):
-        raise OSError(28, "No space left on device")
+    def broken(*args: object, **kwargs: object):
+        raise RuntimeError("A process in the process pool was terminated abruptly")
 
-    monkeypatch.setattr("auditor.run.pipeline.scan_incremental", disk_full)
+    monkeypatch.setattr("auditor.run.pipeline.scan_and_stage", broken)
     result = run("scan", "logs")
     assert result.exit_code == 4
     error = json.loads(result.stderr)
     assert error == {
         "error": "internal",
-        "message": "OSError: [Errno 28] No space left on device",
+        "message": "RuntimeError: A process in the process pool was terminated abruptly",
         "exit_status": 4,
     }
 

@@ -4,7 +4,9 @@ it."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ import polars as pl
 
 from auditor.output.columns import CALLS_SCHEMA
 from auditor.output.result import ScanResult
-from auditor.output.tables import FORMATS, read_calls, write_frame, write_outputs
+from auditor.output.tables import FORMATS, read_calls, staged, write_frame, write_outputs
 
 
 def run_folder(out: Path, partition_by_date: bool, run_date: date) -> Path:
@@ -21,31 +23,35 @@ def run_folder(out: Path, partition_by_date: bool, run_date: date) -> Path:
     return out / f"{PARTITION_PREFIX}{run_date.isoformat()}" if partition_by_date else out
 
 
-def write_run(
+@contextlib.contextmanager
+def staged_run(
     folder: Path,
     result: ScanResult,
     summary: dict[str, Any],
     fmt: str,
     partition_by_date: bool = False,
-) -> list[Path]:
-    """The run's tables in ``folder``; ``resolved.<fmt>`` when a baseline was compared.
+) -> Iterator[list[Path]]:
+    """The run's tables written under temporary names in ``folder``, and ``resolved.<fmt>``
+    when a baseline was compared; moved into place (the calls table last) when the block ends,
+    removed when it raises, so that a run that fails leaves the folder as it was.
 
     In a partitioned dataset the calls table is the only parquet file of a partition, so that
     ``pl.scan_parquet("DIR/**/*.parquet")`` reads calls and nothing else: findings and
     resolved are written as JSON lines beside it.
     """
     side = "jsonl" if partition_by_date and fmt == "parquet" else fmt
-    written = write_outputs(
-        folder, result.lazy_calls, result.lazy_rejects, summary, fmt, findings_format=side
-    )
-    if result.resolved is not None:
-        path = folder / f"resolved.{side}"
-        resolved = result.resolved
-        if side == "csv":  # csv holds no nested values
-            resolved = resolved.select(pl.exclude(pl.List, pl.Struct))
-        write_frame(resolved, path, side)
-        written.append(path)
-    return written
+    with staged() as staging:
+        written = []
+        if result.resolved is not None:
+            path = folder / f"resolved.{side}"
+            resolved = result.resolved
+            if side == "csv":  # csv holds no nested values
+                resolved = resolved.select(pl.exclude(pl.List, pl.Struct))
+            write_frame(resolved, path, side, staging)
+            written.append(path)
+        calls, rejects = result.lazy_calls, result.lazy_rejects
+        tables = write_outputs(staging, folder, calls, rejects, summary, fmt, side)
+        yield tables + written
 
 
 TABLE_NAMES = ("findings", "rejects")  # files beside a calls table that are not calls

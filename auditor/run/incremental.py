@@ -5,8 +5,8 @@ count, and the rows and rejects it gave (``tables-*/calls-*.ipc``, ``tables-*/re
 Arrow IPC, so that a state folder inside a partitioned dataset adds no ``*.parquet`` file; in
 small parts, so that carrying them over holds one part at a time). On the next run:
 
-- a file with the same size and modification time (or the same content) is *unchanged*: not
-  read, its rows are carried over;
+- a file with the same size, modification time and change time (or the same content) is
+  *unchanged*: not read, its rows are carried over;
 - a file that grew and whose old content is its start (the same hash) was *appended to*: when
   its format holds one conversation per line (``openai_chat``, ``anthropic_messages``: the
   readers that read spans), only the lines after the last complete old line are read, and the
@@ -22,6 +22,12 @@ says what was read: files unchanged, appended to and read whole (and why), bytes
 rows carried over and the rows read now are interleaved in input order as they stream; only
 when the files come in another order than last time (arguments given in another order) is the
 whole table sorted.
+
+The state keeps each file's own rows, calls that a later file repeats among them; the tables
+leave the repeats out each night, over all rows, so that when the file that held a conversation
+first is deleted or rewritten the later copy's rows come back. A new state is written beside
+the one in effect and named in ``state.json`` by one rename (``StateUpdate``): a run killed
+before leaves the last state whole.
 """
 
 from __future__ import annotations
@@ -40,9 +46,10 @@ import orjson
 import polars as pl
 from pydantic import BaseModel
 
+from auditor.faults import fault
 from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
-from auditor.output.tables import Table
+from auditor.output.tables import Table, writing
 from auditor.readers import Span, span_reader
 from auditor.rules_loader import SHIPPED, RuleSet, load_rules
 from auditor.run.inputs import STDIN, expand
@@ -70,6 +77,7 @@ class FileState(BaseModel):
     sha256: str
     complete: int  # bytes up to the end of the last complete line
     complete_lines: int  # lines in those bytes
+    ctime_ns: int = 0  # with size and mtime: "not changed" without reading it (``same_stat``)
     conversations: int = 0
     passed_over: dict[str, int] = {}
     skipped: str | None = None
@@ -88,6 +96,7 @@ class Measure:
 
     size: int
     mtime_ns: int
+    ctime_ns: int
     sha256: str
     complete: int
     complete_lines: int
@@ -146,6 +155,7 @@ def measure(path: Path, old: FileState | None = None) -> Measure:
     return Measure(
         size=position,
         mtime_ns=stat.st_mtime_ns,
+        ctime_ns=stat.st_ctime_ns,
         sha256=sha.hexdigest(),
         complete=complete,
         complete_lines=lines,
@@ -192,8 +202,7 @@ def plan_reading(
                 why = "rules, code or settings changed"
             plans.append(Plan(path, source, "whole", why, measure(path)))
             continue
-        stat = path.stat()
-        if stat.st_size == old.size and stat.st_mtime_ns == old.mtime_ns:
+        if same_stat(path.stat(), old):
             plans.append(Plan(path, source, "unchanged", old=old))
             continue
         now = measure(path, old)
@@ -211,6 +220,23 @@ def plan_reading(
         else:
             plans.append(Plan(path, source, "whole", "changed", now, old))
     return plans
+
+
+def same_stat(stat: os.stat_result, old: FileState) -> bool:
+    """Whether a file is the one measured last time, unchanged, by its ``stat`` alone.
+
+    Size and modification time are not enough: a log rewritten or replaced by another of the
+    same size whose writer (or ``cp -p``, ``touch -r``, ``rsync -t``) set the old time back
+    would pass. The change time (``ctime``) is set by the kernel on every write, rename and
+    change of times, and no call sets it back, so it tells both. When it differs the file is
+    hashed, and the same content is still unchanged: a ``chmod`` or a restore from a backup
+    costs one read of the file, never a wrong table. Hashing its first and last blocks instead
+    would miss an edit in between."""
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns) == (
+        old.size,
+        old.mtime_ns,
+        old.ctime_ns,
+    )
 
 
 def load_state(folder: Path) -> State:
@@ -239,7 +265,7 @@ def state_parts(folder: Path | None, state: State, table: str) -> list[Path]:
     return sorted((folder / state.tables).glob(f"{table}-*.ipc"))
 
 
-def scan_incremental(
+def scan_and_stage(
     paths: Iterable[str | Path],
     state_dir: str | Path | None,
     *,
@@ -252,10 +278,12 @@ def scan_incremental(
     progress: Callable[[int, int], None] | None = None,
     engine: str = "local",
     scheduler: str | None = None,
-) -> ScanResult:
-    """``scan`` that reads only what changed since the run that wrote ``state_dir`` (and
-    updates it); without a state folder, a full scan. Either way the summary gets a ``reading``
-    section: what was read, in files, bytes and lines."""
+) -> tuple[ScanResult, StateUpdate | None]:
+    """``scan`` that reads only what changed since the run that wrote ``state_dir``; without a
+    state folder, a full scan. Either way the summary gets a ``reading`` section: what was
+    read, in files, bytes and lines. The new state is written but not yet in effect: the caller
+    commits it once the run's outputs are written (or discards it), so that a run that cannot
+    write its outputs leaves the state as it was."""
     rules = rules or load_rules(rules_dir)
     settings = {"input_format": input_format, "redact": redact, "redact_emails": redact_emails}
     inputs = list(expand(paths))
@@ -276,15 +304,26 @@ def scan_incremental(
         progress=progress,
         engine=engine,
         scheduler=scheduler,
+        # The state keeps each file's own rows, calls read again from another file among
+        # them: when the file read first is deleted or rewritten, the next night carries them.
+        keep_repeated=folder is not None,
     )
     # The merged tables are written here, so that saving the new state cannot change them.
     merged_parts = tempfile.TemporaryDirectory(prefix="auditor-merged-")
     merged = _merge(plans, result, folder, state, Path(merged_parts.name))
     merged.sections["reading"]["state"] = str(folder) if folder is not None else None
     merged.parts = (result.parts, merged_parts)
-    if folder is not None:
-        save_state(folder, current, plans, merged)
-    return merged
+    if folder is None:
+        return merged, None
+    update = stage_state(folder, current, plans, merged)
+    try:
+        repeated = leave_out_repeated(merged.part_files["calls"])
+    except BaseException:
+        update.discard()
+        raise
+    if repeated:
+        merged.passed_over[REPEATED] = repeated
+    return merged, update
 
 
 def _keep_old(plans: list[Plan]) -> pl.Expr:
@@ -355,6 +394,7 @@ def _write_parts(frames: Iterable[pl.DataFrame], folder: Path, table: str) -> li
         if rows >= ROWS_PER_PART or (frame is None and rows):
             parts.append(part_path(folder, table, len(parts)))
             pl.concat(held).write_parquet(parts[-1])
+            fault("carry:part-written")
             held, rows = [], 0
     return parts
 
@@ -408,17 +448,13 @@ def _merge(
             )
             for table in SCHEMAS
         }
-        # The carried rows hold no call read again (last night left those out), so repeats
-        # can only be in conversations of the rows read now.
-        read_now = result.lazy_calls.select(pl.col("conversation_id").unique()).collect()
-        repeated = leave_out_repeated(part_files["calls"], among=read_now.to_series())
         calls = pl.scan_parquet(part_files["calls"], schema=CALLS_SCHEMA)
         rejects = pl.scan_parquet(part_files["rejects"], schema=REJECTS_SCHEMA)
     else:
         # Nothing carried from an earlier run: the scan's own tables, streamed as they are.
-        calls, rejects, repeated = result.lazy_calls, result.lazy_rejects, 0
+        calls, rejects = result.lazy_calls, result.lazy_rejects
         part_files = result.part_files
-    repeated += result.passed_over.get(REPEATED, 0)
+    repeated = result.passed_over.get(REPEATED, 0)  # a scan without a state left them out
 
     conversations = 0
     skipped: list[tuple[str, str]] = []
@@ -474,22 +510,68 @@ def _merge(
     )
 
 
-def save_state(folder: Path, current: str, plans: list[Plan], result: ScanResult) -> None:
-    """Write the state folder: each file's measure and counts, and the rows and rejects (the
-    result's parts, as Arrow IPC)."""
-    folder.mkdir(parents=True, exist_ok=True)
+@dataclasses.dataclass
+class StateUpdate:
+    """A new state written beside the one in effect, in effect once committed: a run stopped
+    before (killed, or unable to write its outputs) leaves the last state whole."""
+
+    folder: Path
+    state: State
+    committed: bool = False
+
+    def __enter__(self) -> StateUpdate:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.discard()
+
+    def commit(self) -> None:
+        """Name the new tables in ``state.json`` (replaced at once), then remove the old ones
+        and what killed runs left (tables never named, a half-written ``state.json``)."""
+        path = self.folder / STATE_FILE
+        with writing(path):
+            fd, tmp = tempfile.mkstemp(prefix=f".{STATE_FILE}.", dir=self.folder)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(self.state.model_dump_json(indent=1).encode())
+                fault("state:tmp-written")
+                os.replace(tmp, path)
+                self.committed = True
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        fault("state:replaced")
+        for earlier in self.folder.glob("tables-*"):
+            if earlier.name != self.state.tables:
+                shutil.rmtree(earlier)
+        for left in self.folder.glob(f".{STATE_FILE}.*"):
+            left.unlink(missing_ok=True)
+        for name in VERSION_1_TABLES:
+            (self.folder / name).unlink(missing_ok=True)
+
+    def discard(self) -> None:
+        """Remove the new tables, unless committed (they are the state's now)."""
+        if not self.committed:
+            shutil.rmtree(self.folder / self.state.tables, ignore_errors=True)
+
+
+def stage_state(folder: Path, current: str, plans: list[Plan], result: ScanResult) -> StateUpdate:
+    """Write a new state into the state folder, not yet in effect: each file's measure and
+    counts, and the rows and rejects (the result's parts, as Arrow IPC, in a new ``tables-*``
+    folder)."""
     files: dict[str, FileState] = {}
     for p in plans:
         if p.source == STDIN or p.path is None or not p.path.is_file():
             continue
         if p.action == "unchanged" and p.now is None and p.old is not None:
-            files[p.source] = p.old  # unchanged by size and time: measured last time
+            files[p.source] = p.old  # unchanged by its stat: measured last time
             continue
         now = p.now or measure(p.path)
         conversations, passed_over, skipped = p.counts
         files[p.source] = FileState(
             size=now.size,
             mtime_ns=now.mtime_ns,
+            ctime_ns=now.ctime_ns,
             sha256=now.sha256,
             complete=now.complete,
             complete_lines=now.complete_lines,
@@ -497,19 +579,18 @@ def save_state(folder: Path, current: str, plans: list[Plan], result: ScanResult
             passed_over=passed_over,
             skipped=skipped,
         )
-    # A new folder of tables, named in state.json once complete: a run stopped part way leaves
-    # the last state whole.
-    tables = Path(tempfile.mkdtemp(prefix="tables-", dir=folder))
-    for table, parts in result.part_files.items():
-        for index, part in enumerate(parts):  # a part at a time: a sink reads far ahead
-            pl.read_parquet(part).write_ipc(part_path(tables, table, index).with_suffix(".ipc"))
-    state = State(digest=current, files=files, tables=tables.name)
-    fd, tmp = tempfile.mkstemp(prefix=f".{STATE_FILE}.", dir=folder)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(state.model_dump_json(indent=1).encode())
-    os.replace(tmp, folder / STATE_FILE)
-    for earlier in folder.glob("tables-*"):
-        if earlier != tables:
-            shutil.rmtree(earlier)
-    for name in VERSION_1_TABLES:
-        (folder / name).unlink(missing_ok=True)
+    with writing(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        tables = Path(tempfile.mkdtemp(prefix="tables-", dir=folder))
+    update = StateUpdate(folder, State(digest=current, files=files, tables=tables.name))
+    try:
+        for table, parts in result.part_files.items():
+            for index, part in enumerate(parts):  # a part at a time: a sink reads far ahead
+                path = part_path(tables, table, index).with_suffix(".ipc")
+                with writing(path):
+                    pl.read_parquet(part).write_ipc(path)
+                    fault("state:part-written")
+    except BaseException:
+        update.discard()
+        raise
+    return update

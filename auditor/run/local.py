@@ -50,6 +50,7 @@ def scan(
     progress: Callable[[int, int], None] | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    keep_repeated: bool = False,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
@@ -60,6 +61,8 @@ def scan(
     to parquet parts in a temporary folder (under ``work_dir`` when given) as they are made.
     ``progress(done, total)`` is told after each file or span is audited. ``engine="dask"``
     runs the same audit on the Dask cluster at ``scheduler`` (a local one when None).
+    ``keep_repeated`` keeps the calls read again from another file (an incremental scan leaves
+    them out after merging in the rows it carries).
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails)
@@ -109,7 +112,7 @@ def scan(
     # read ahead of its writer by more as it grows.
     numbers = [index for index, _ in work]
     calls_parts = settle(parts, "calls", numbers, [a.calls for a in audits])
-    repeated = leave_out_repeated(calls_parts)
+    repeated = 0 if keep_repeated else leave_out_repeated(calls_parts)
     if repeated:
         passed_over[REPEATED] += repeated
     rejects_parts = settle(parts, "rejects", numbers, [a.rejects for a in audits])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from auditor.faults import fault
 from auditor.output.columns import CALLS_SCHEMA
 from auditor.run.worker import part_path
 
@@ -100,21 +101,17 @@ def _merged(run: list[Path]) -> Path:
     """One part for a run of parts, in the first one's file."""
     if len(run) > 1:
         pl.concat([pl.read_parquet(path) for path in run]).write_parquet(run[0])
+        fault("parts:merged")
         for path in run[1:]:
             path.unlink()
     return run[0]
 
 
-def leave_out_repeated(calls_parts: list[Path], among: pl.Series | None = None) -> int:
+def leave_out_repeated(calls_parts: list[Path]) -> int:
     """Rewrite the parts without the calls an earlier file already held (a log copied into a
     longer one, the same benchmark run exported twice; ids repeated inside one file are kept),
-    one part at a time; how many calls were left out. ``among``: the only conversation ids
-    that can hold such calls, when the others' calls are known to be each in one file (an
-    incremental run's carried rows), so that the search holds those conversations only."""
-    calls = pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA)
-    if among is not None:
-        calls = calls.filter(pl.col("conversation_id").is_in(among.implode()))
-    first = first_sources(calls)
+    one part at a time; how many calls were left out."""
+    first = first_sources(pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA))
     if first is None:
         return 0
     left_out = 0
@@ -123,5 +120,6 @@ def leave_out_repeated(calls_parts: list[Path], among: pl.Series | None = None) 
         kept = without_repeated(part.lazy(), first).collect()
         if kept.height < part.height:
             kept.write_parquet(path)
+            fault("parts:repeats-left-out")
             left_out += part.height - kept.height
     return left_out

@@ -12,7 +12,9 @@ unknown input format, a baseline folder without a scan, a missing extra) raises
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -20,12 +22,14 @@ from time import perf_counter
 
 from auditor import readers
 from auditor.output.baseline import BaselineError, compare, load_baseline_or_none
-from auditor.output.folder import run_folder, write_run
+from auditor.output.folder import run_folder, staged_run
 from auditor.output.result import ScanResult
 from auditor.output.suppress import apply_suppressions, load_suppressions, today_utc
+from auditor.output.tables import check_writable
 from auditor.rules_loader import RuleFileError, RuleSet, load_rules
 from auditor.run import inputs
-from auditor.run.incremental import scan_incremental
+from auditor.run.incremental import scan_and_stage
+from auditor.run.lock import StateBusy, holding
 from auditor.run.stages import lap
 from auditor.run.status import exit_status
 
@@ -61,11 +65,20 @@ def scan(
     run_date: date | str | None = None,
     progress: Callable[[int, int], None] | None = None,
     claims: str = "findings",
+    wait: float = 0,
+    warn: Callable[[str], None] | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths`` as ``auditor scan`` does.
 
     ``claims``: ``findings`` reads a reply's claim only where a finding can follow (the spec);
     ``all`` reads it for every call.
+
+    With ``state``, one run at a time holds the state folder: another run's scan waits up to
+    ``wait`` seconds for it, else raises ``ScanRefused``; a run that takes over the folder from
+    one that was killed tells ``warn`` (default: ``warnings.warn``). The new state comes into
+    effect only once the run folder is written, and the run folder only once the state is:
+    a run that cannot write either raises ``WriteFailed`` (a full disk, a folder it may not
+    write) and leaves both as they were.
 
     The result holds the tables, ``summary()``, and ``exit_status`` (the documented status for
     ``fail_on``, ``fail_on_new``). With ``out`` the run's tables are written to its run folder
@@ -80,27 +93,45 @@ def scan(
         raise ScanRefused("usage", f"--claims must be one of {', '.join(CLAIM_READING)}")
     if (claims == "all") != rules.claims_all:
         rules = replace(rules, claims_all=claims == "all")
-    result = scan_incremental(
-        paths,
-        state,
-        rules=rules,
-        input_format=input_format,
-        redact=redact,
-        redact_emails=redact_emails,
-        jobs=jobs,
-        progress=progress,
-        engine=engine,
-        scheduler=scheduler,
-    )
-    clock = perf_counter()
-    if ignore is not None:
-        result = apply_suppressions(result, ignore, today)
-    if previous is not None:
-        result = compare(result, previous)
-    summary = result.run_summary = result.summary()
-    if out is not None:
-        result.folder = run_folder(Path(out), partition_by_date, today)
-        write_run(result.folder, result, summary, output_format, partition_by_date)
+    folder = run_folder(Path(out), partition_by_date, today) if out is not None else None
+    if folder is not None:
+        check_writable(folder)  # before hours of reading, not after
+    try:
+        with holding(Path(state), wait) if state is not None else nullcontext() as killed:
+            if killed is not None:
+                (warn or warnings.warn)(
+                    f"{state}: took over the state folder from a run that ended without "
+                    f"releasing it (killed?): {killed}"
+                )
+            result, update = scan_and_stage(
+                paths,
+                state,
+                rules=rules,
+                input_format=input_format,
+                redact=redact,
+                redact_emails=redact_emails,
+                jobs=jobs,
+                progress=progress,
+                engine=engine,
+                scheduler=scheduler,
+            )
+            clock = perf_counter()
+            with update or nullcontext():  # discarded unless committed
+                if ignore is not None:
+                    result = apply_suppressions(result, ignore, today)
+                if previous is not None:
+                    result = compare(result, previous)
+                summary = result.run_summary = result.summary()
+                with (
+                    staged_run(folder, result, summary, output_format, partition_by_date)
+                    if folder is not None
+                    else nullcontext()
+                ):
+                    if update is not None:
+                        update.commit()
+    except StateBusy as exc:
+        raise ScanRefused("state in use", exc) from exc
+    result.folder = folder
     result.exit_status = exit_status(summary, fail_on, only_new=fail_on_new)
     lap("tables", clock)
     return result

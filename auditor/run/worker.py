@@ -11,6 +11,7 @@ from typing import Any
 import polars as pl
 
 from auditor.audit.conversation import audit_conversation
+from auditor.faults import fault
 from auditor.model import Reject
 from auditor.output.fingerprint import identified
 from auditor.output.tables import calls_frame, rejects_frame
@@ -40,6 +41,7 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
     clock = perf_counter()
     write_part(parts, index, calls_frame(rows), rejects_frame(rejects))
     lap("write", clock)
+    fault("worker:part-written")
     return audit
 
 
