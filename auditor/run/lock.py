@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import os
 import socket
 from collections.abc import Iterator
@@ -23,6 +22,11 @@ from time import monotonic, sleep
 import orjson
 
 from auditor.output.tables import writing
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; runs there are not guarded (the README says so)
+    fcntl = None  # type: ignore[assignment]
 
 LOCK_FILE = "lock"
 POLL_SECONDS = 0.2  # how often a waiting run tries the lock again
@@ -79,7 +83,11 @@ def _take(fd: int, folder: Path, wait: float) -> None:
 def holding(folder: Path, wait: float = 0) -> Iterator[Holder | None]:
     """Hold ``folder``'s lock for the block, waiting up to ``wait`` seconds for another run to
     end (``StateBusy`` when it does not). Yields the holder a killed run left named in the
-    lock file (the lock was taken over from it), or None."""
+    lock file (the lock was taken over from it), or None. Where the OS has no ``flock``
+    (Windows), nothing is held."""
+    if fcntl is None:
+        yield None
+        return
     with writing(folder / LOCK_FILE):
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
