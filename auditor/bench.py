@@ -116,9 +116,11 @@ def _reply(rng: random.Random, failing: bool) -> str:
     return opening + body
 
 
-def _conversation(rng: random.Random, number: int, anthropic: bool) -> dict:
+def _conversation(
+    rng: random.Random, number: int, anthropic: bool, turns: int | None = None
+) -> dict:
     messages: list[dict] = []
-    for turn in range(rng.randint(1, 4)):
+    for turn in range(turns or rng.randint(1, 4)):
         messages.append(
             {"role": "user", "content": "please " + " ".join(rng.choices(_WORDS, k=12))}
         )
@@ -202,6 +204,38 @@ def generate(folder: Path, size_mb: float, seed: int = 7) -> tuple[int, int]:
     return written, conversations
 
 
+def generate_many(folder: Path, files: int, seed: int = 7) -> tuple[Path, Path]:
+    """The same conversations twice: one a file in ``folder/many`` (``files`` tiny files, a
+    thousand to a subfolder, as a log folder of one file per session is), and all in a few
+    files in ``folder/few``. Scanning both says what many small files cost: time, open files,
+    memory. Returns the two folders."""
+    many, few = folder / "many", folder / "few"
+    if (many / MANIFEST).is_file():
+        return many, few
+    rng = random.Random(seed)
+    few.mkdir(parents=True, exist_ok=True)
+    handles = [open(few / f"part-{i:02d}.jsonl", "wb") for i in range(FILES)]  # noqa: SIM115
+    calls = 0
+    try:
+        for number in range(files):
+            file = number % FILES
+            conversation = _conversation(rng, number, anthropic=file % 3 == 0, turns=1)
+            calls += _calls_in(conversation)
+            line = orjson.dumps(conversation) + b"\n"
+            handles[file].write(line)
+            where = many / f"{number // 1000:04d}"
+            if number % 1000 == 0:
+                where.mkdir(parents=True, exist_ok=True)
+            (where / f"session-{number:07d}.jsonl").write_bytes(line)
+    finally:
+        for handle in handles:
+            handle.close()
+    manifest = orjson.dumps({"conversations": files, "calls": calls})
+    (few / MANIFEST).write_bytes(manifest)
+    (many / MANIFEST).write_bytes(manifest)
+    return many, few
+
+
 def _calls_in(conversation: dict) -> int:
     """The tool calls of a generated conversation, in either of its formats."""
     count = 0
@@ -251,6 +285,9 @@ def bare_parse(path: Path) -> None:
 
 def _child(mode: str, paths: list[str], jobs: int) -> None:
     """Run one measurement in this (fresh) process and print it as JSON."""
+    if limit := os.environ.get("AUDITOR_BENCH_OPEN_FILES"):
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (int(limit), hard))
     files = [path for path, _ in expand(paths) if path is not None]
     found: dict = {}
     start = time.perf_counter()
@@ -288,12 +325,15 @@ def _child(mode: str, paths: list[str], jobs: int) -> None:
     print(json.dumps(found))
 
 
-def measure(mode: str, paths: list[Path], jobs: int = 1) -> Measure:
+def measure(
+    mode: str, paths: list[Path], jobs: int = 1, env: dict[str, str] | None = None
+) -> Measure:
     output = subprocess.run(
         [sys.executable, "-m", "auditor.bench", mode, str(jobs), *map(str, paths)],
         check=True,
         capture_output=True,
         text=True,
+        env={**os.environ, **(env or {})},
     ).stdout
     found = json.loads(output.strip().splitlines()[-1])
     name = {
@@ -380,6 +420,46 @@ def run(folder: Path, size_mb: float, paths: list[Path] | None = None) -> Report
     ]
     calls = generated["calls"] if generated else None
     return Report(megabytes, measures[2].conversations, measures, generated_calls=calls)
+
+
+OPEN_FILES = 256  # the open-file limit a scan of many files is measured under
+
+
+@dataclass
+class ManyFiles:
+    """A one-core scan of many tiny files against one of the same conversations in a few."""
+
+    files: int
+    megabytes: float
+    calls: int  # calls generated
+    many: Measure
+    few: Measure
+
+    @property
+    def memory_ratio(self) -> float:
+        return self.many.peak_mb / self.few.peak_mb
+
+    @property
+    def missing_calls(self) -> int:
+        found = (self.many.calls or 0, self.few.calls or 0)
+        return sum(max(0, self.calls - calls) for calls in found)
+
+
+def run_many(folder: Path, files: int) -> ManyFiles:
+    """Scan ``files`` tiny files (one conversation each), and the same conversations in a few
+    files, each on one core under an open-file limit of OPEN_FILES: a scan that held its files
+    open would lose calls to "too many open files"."""
+    many, few = generate_many(folder, files)
+    generated = orjson.loads((many / MANIFEST).read_bytes())
+    megabytes = sum(p.stat().st_size for p in few.glob("*.jsonl")) / (1 << 20)
+    limit = {"AUDITOR_BENCH_OPEN_FILES": str(OPEN_FILES)}
+    return ManyFiles(
+        files=generated["conversations"],
+        megabytes=megabytes,
+        calls=generated["calls"],
+        many=measure("scan", [many], 1, limit),
+        few=measure("scan", [few], 1, limit),
+    )
 
 
 if __name__ == "__main__":  # the child process of ``measure``

@@ -375,10 +375,43 @@ def bench_command(
         Path, typer.Option("--dir", help="Where the bench corpus is (or is written).")
     ] = Path("bench-corpus"),
     size_mb: Annotated[float, typer.Option("--size-mb", help="Corpus size to generate.")] = 100.0,
+    many_files: Annotated[
+        int | None,
+        typer.Option(
+            "--many-files",
+            help="Instead: scan this many tiny files (one conversation each, written into "
+            "--dir) against the same conversations in a few files: time, memory, open files.",
+        ),
+    ] = None,
 ) -> None:
     """Measure scan throughput, memory and where the time goes, against bare JSON parsing of
     the same files: your own logs, or a generated corpus."""
-    from auditor.bench import run
+    from auditor.bench import OPEN_FILES, run, run_many
+
+    if many_files is not None:
+        found = run_many(folder, many_files)
+        table = Table(
+            title=f"{found.files:,} conversations, {found.megabytes:.1f} MB, one core, "
+            f"at most {OPEN_FILES} open files"
+        )
+        for column in ("layout", "seconds", "conversations/s", "calls", "peak RSS MB"):
+            table.add_column(column, justify="left" if column == "layout" else "right")
+        for name, measured in (
+            (f"{found.files:,} files", found.many),
+            ("8 files", found.few),
+        ):
+            table.add_row(
+                name,
+                f"{measured.seconds:.1f}",
+                f"{found.files / measured.seconds:,.0f}",
+                f"{measured.calls or 0:,} of {found.calls:,}",
+                f"{measured.peak_mb:.0f}",
+            )
+        Console().print(table)
+        print(f"peak memory, many files / few: {found.memory_ratio:.2f}")
+        if found.missing_calls:
+            raise typer.Exit(1)
+        return
 
     report = run(folder, size_mb, paths or None)
     console = Console()
