@@ -44,6 +44,7 @@ from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
 from auditor.output.tables import Table
 from auditor.readers import Span, span_reader
+from auditor.redact import patterns_digest
 from auditor.rules_loader import SHIPPED, RuleSet, load_rules
 from auditor.run.inputs import STDIN, expand
 from auditor.run.jobs import Job
@@ -248,6 +249,7 @@ def scan_incremental(
     input_format: str | None = None,
     redact: bool = True,
     redact_emails: bool = False,
+    redact_entropy: bool = False,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     engine: str = "local",
@@ -257,7 +259,13 @@ def scan_incremental(
     updates it); without a state folder, a full scan. Either way the summary gets a ``reading``
     section: what was read, in files, bytes and lines."""
     rules = rules or load_rules(rules_dir)
-    settings = {"input_format": input_format, "redact": redact, "redact_emails": redact_emails}
+    settings = {
+        "input_format": input_format,
+        "redact": redact,
+        "redact_emails": redact_emails,
+        "redact_entropy": redact_entropy,
+        "redaction": patterns_digest(),  # a newer detect-secrets masks more
+    }
     inputs = list(expand(paths))
     folder = Path(state_dir) if state_dir is not None else None
     state = load_state(folder) if folder is not None else State(digest=NO_STATE)
@@ -271,6 +279,7 @@ def scan_incremental(
         input_format=input_format,
         redact=redact,
         redact_emails=redact_emails,
+        redact_entropy=redact_entropy,
         jobs=jobs,
         preset=preset,
         progress=progress,
