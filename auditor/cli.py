@@ -73,6 +73,25 @@ RulesOption = Annotated[
     Path | None,
     typer.Option("--rules", help="A folder of rule files layered over the shipped ones."),
 ]
+RedactOption = Annotated[
+    bool,
+    typer.Option(
+        "--redact/--no-redact",
+        help="Mask secrets (API keys, tokens, private keys, passwords in URLs and assignments, "
+        "Authorization headers) in transcript text.",
+    ),
+]
+RedactEmailsOption = Annotated[
+    bool, typer.Option("--redact-emails", help="Mask email addresses too.")
+]
+RedactEntropyOption = Annotated[
+    bool,
+    typer.Option(
+        "--redact-entropy",
+        help="Mask long random-looking words too (this masks hashes and ids as well).",
+    ),
+]
+REDACTION_SETTINGS = ("redact", "redact_emails", "redact_entropy")
 
 
 def _rules(rules_dir: Path | None):
@@ -105,7 +124,13 @@ def settings_callback(
     except SettingsError as exc:
         fail("settings", exc, EXIT_USAGE)
     rules = {"rules_dir": defaults["rules_dir"]} if "rules_dir" in defaults else {}
-    ctx.default_map = {"scan": defaults, "eval": rules, "rules": rules}
+    redaction = {key: defaults[key] for key in REDACTION_SETTINGS if key in defaults}
+    ctx.default_map = {
+        "scan": defaults,
+        "eval": rules,
+        "rules": rules,
+        **{command: redaction for command in ("show", "incident", "report")},
+    }
 
 
 def fail(kind: str, error: Exception | str, status: int) -> NoReturn:
@@ -146,16 +171,9 @@ def scan_command(
         typer.Option("--input-format", help="Read every file with this reader (see 'formats')."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
-    redact: Annotated[
-        bool,
-        typer.Option(
-            "--redact/--no-redact",
-            help="Mask tokens, API keys and Authorization headers in every excerpt written.",
-        ),
-    ] = True,
-    redact_emails: Annotated[
-        bool, typer.Option("--redact-emails", help="Mask email addresses too.")
-    ] = False,
+    redact: RedactOption = True,
+    redact_emails: RedactEmailsOption = False,
+    redact_entropy: RedactEntropyOption = False,
     jobs: Annotated[
         int,
         typer.Option(
@@ -250,6 +268,7 @@ def scan_command(
             input_format=input_format,
             redact=redact,
             redact_emails=redact_emails,
+            redact_entropy=redact_entropy,
             jobs=jobs,
             engine=engine.value,
             scheduler=scheduler,
@@ -493,6 +512,14 @@ def _filters(tool, server, outcome, finding, since, until):
         raise typer.Exit(EXIT_USAGE) from exc
 
 
+def _redactor(redact: bool, emails: bool, entropy: bool):
+    """The redactor of a command that shows transcript text: re-read sources, and tables written
+    by an older auditor or with ``--no-redact``, are masked as the scan masks them."""
+    from auditor.redact import Redactor
+
+    return Redactor(enabled=redact, emails=emails, entropy=entropy)
+
+
 ToolOption = Annotated[str | None, typer.Option("--tool", help="Tool name (MCP prefix optional).")]
 ServerOption = Annotated[str | None, typer.Option("--server", help="MCP server name.")]
 OutcomeOption = Annotated[
@@ -517,15 +544,11 @@ def show_command(
     whole: Annotated[
         bool, typer.Option("--whole", help="The whole conversation, not only the finding's turn.")
     ] = False,
-    redact: Annotated[
-        bool, typer.Option("--redact/--no-redact", help="Mask tokens and keys in what is shown.")
-    ] = True,
-    redact_emails: Annotated[
-        bool, typer.Option("--redact-emails", help="Mask emails too.")
-    ] = False,
+    redact: RedactOption = True,
+    redact_emails: RedactEmailsOption = False,
+    redact_entropy: RedactEntropyOption = False,
 ) -> None:
     """Show a conversation as a timeline (request, calls, results, reply), re-read from source."""
-    from auditor.redact import Redactor
     from auditor.views.timeline import NotFound, build, find_rows, to_rich
 
     try:
@@ -533,7 +556,7 @@ def show_command(
     except NotFound as exc:
         Console(stderr=True).print(str(exc), markup=False)
         raise typer.Exit(EXIT_USAGE) from exc
-    redactor = Redactor(enabled=redact, emails=redact_emails)
+    redactor = _redactor(redact, redact_emails, redact_entropy)
     timeline = build(rows, focus=focus, root=root, redactor=redactor, whole=whole)
     Console().print(to_rich(timeline))
 
@@ -552,12 +575,18 @@ def incident_command(
         typer.Option("--every", help="Bucket of the series: 1h, 1d, 1w (default: by span)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+    redact: RedactOption = True,
+    redact_emails: RedactEmailsOption = False,
+    redact_entropy: RedactEntropyOption = False,
 ) -> None:
     """Blast radius: first and last failure, failure rate over time, who got a false claim."""
     from auditor.views.incident import blast_radius, print_incident
 
     incident = blast_radius(
-        _calls(out).collect(), _filters(tool, server, outcome, finding, since, until), every
+        _calls(out).collect(),
+        _filters(tool, server, outcome, finding, since, until),
+        every,
+        redactor=_redactor(redact, redact_emails, redact_entropy),
     )
     if as_json:
         sys.stdout.buffer.write(
@@ -583,6 +612,9 @@ def report_command(
     finding: FindingOption = None,
     since: SinceOption = None,
     until: UntilOption = None,
+    redact: RedactOption = True,
+    redact_emails: RedactEmailsOption = False,
+    redact_entropy: RedactEntropyOption = False,
 ) -> None:
     """Write a self-contained HTML report (and/or Markdown) of a scan's findings."""
     from auditor.views.html import write_report
@@ -597,6 +629,7 @@ def report_command(
         markdown_path=markdown_path,
         filters=_filters(tool, server, outcome, finding, since, until),
         root=root,
+        redactor=_redactor(redact, redact_emails, redact_entropy),
     )
     written = " and ".join(str(p) for p in (html_path, markdown_path) if p)
     Console().print(f"Wrote {written}: {data.findings.height} finding(s).", markup=False)

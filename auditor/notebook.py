@@ -54,16 +54,19 @@ def timeline(
     root: str | Path | None = None,
     whole: bool = False,
     redact: bool = True,
+    redact_emails: bool = False,
+    redact_entropy: bool = False,
 ) -> TimelineView:
     """The timeline of a conversation, a finding (by fingerprint) or a call, drawn inline; the
-    transcript is re-read from the source file the table points at (under ``root``)."""
+    transcript is re-read from the source file the table points at (under ``root``), its secrets
+    masked as ``auditor show`` masks them."""
     rows, focus = find_rows(calls, key)
     return TimelineView(
         build(
             rows,
             focus=focus,
             root=Path(root) if root is not None else None,
-            redactor=Redactor(enabled=redact),
+            redactor=Redactor(enabled=redact, emails=redact_emails, entropy=redact_entropy),
             whole=whole,
         )
     )

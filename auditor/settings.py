@@ -5,9 +5,9 @@ table of ``pyproject.toml``, in the folder the command runs in (``auditor --conf
 another file). Keys are the ``scan`` options, with ``-`` or ``_``: ``paths``, ``out``,
 ``format``, ``fail-on``, ``fail-on-new``, ``rules``, ``baseline``, ``suppressions``, ``state``,
 ``partition-by-date``, ``input-format``, ``jobs``, ``quiet``, ``redact``, ``redact-emails``,
-``claims``, ``wait``.
-Options given on the command line win. Relative paths are taken from the settings file's folder.
-A wrong file stops the run like a wrong rule file: the message names the file, key and problem.
+``redact-entropy``, ``claims``, ``wait``. Options given on the command line win. Relative
+paths are taken from the settings file's folder. A wrong file stops the run like a wrong rule
+file: the message names the file, key and problem.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Settings(BaseModel):
     quiet: bool | None = None
     redact: bool | None = None
     redact_emails: bool | None = None
+    redact_entropy: bool | None = None
     claims: Literal["findings", "all"] | None = None
     wait: float | None = Field(default=None, ge=0)
 

@@ -17,6 +17,7 @@ from builders import assistant, call, chat, text_block, tool, user, write_jsonl
 from typer.testing import CliRunner
 
 from auditor.cli import app
+from auditor.run import incremental
 from auditor.run.parts import REPEATED
 
 runner = CliRunner()
@@ -412,6 +413,16 @@ def test_a_grown_file_whose_format_spans_lines_is_read_whole_once(tmp_path: Path
         "grew, and its format spans conversations over lines": 1
     }
     assert (summary["conversations"], summary["tool_calls"]) == (1, 1)
+
+
+def test_a_newer_detect_secrets_reads_every_file_again(site: Path, monkeypatch):
+    # Carried rows were masked with yesterday's patterns; a new kind of key must not stay in them.
+    night(site, "night-1")
+    monkeypatch.setattr(incremental, "patterns_digest", lambda: "a newer detect-secrets")
+    _, out = night(site, "night-2")
+    assert summary_of(out)["reading"]["read_whole_because"] == {
+        "rules, code or settings changed": 2
+    }
 
 
 def test_a_file_rewritten_in_place_is_read_whole(site: Path):

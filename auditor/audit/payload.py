@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from auditor.model import ToolResult
+from auditor.redact import shorten
 
 MAX_DECODE_DEPTH = 3
 EVIDENCE_CHARS = 200
@@ -91,6 +92,5 @@ def read_payload(result: ToolResult) -> Payload:
 
 
 def clip(text: str, limit: int = EVIDENCE_CHARS) -> str:
-    """One line of evidence, short enough for a table cell."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """One line of evidence, short enough for a table cell, never cut inside a key (``shorten``)."""
+    return shorten(" ".join(str(text).split()), limit)

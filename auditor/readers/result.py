@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Reject
+from auditor.redact import shorten
 
 
 @dataclass
@@ -41,8 +42,7 @@ def excerpt(raw: Any, limit: int = EXCERPT_CHARS) -> str:
         text = raw
     else:
         text = _as_json(raw)
-    text = text.strip().replace("\r", " ").replace("\n", " ")
-    return text if len(text) <= limit else text[:limit] + "…"
+    return shorten(text.strip().replace("\r", " ").replace("\n", " "), limit)
 
 
 def _as_json(value: Any) -> str:

@@ -51,6 +51,7 @@ from auditor.output.columns import CALLS_SCHEMA, REJECTS_SCHEMA
 from auditor.output.result import ScanResult
 from auditor.output.tables import Table, writing
 from auditor.readers import Span, span_reader
+from auditor.redact import patterns_digest
 from auditor.rules_loader import SHIPPED, RuleSet, load_rules
 from auditor.run.inputs import STDIN, expand
 from auditor.run.jobs import Job
@@ -274,6 +275,7 @@ def scan_and_stage(
     input_format: str | None = None,
     redact: bool = True,
     redact_emails: bool = False,
+    redact_entropy: bool = False,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     engine: str = "local",
@@ -285,7 +287,13 @@ def scan_and_stage(
     commits it once the run's outputs are written (or discards it), so that a run that cannot
     write its outputs leaves the state as it was."""
     rules = rules or load_rules(rules_dir)
-    settings = {"input_format": input_format, "redact": redact, "redact_emails": redact_emails}
+    settings = {
+        "input_format": input_format,
+        "redact": redact,
+        "redact_emails": redact_emails,
+        "redact_entropy": redact_entropy,
+        "redaction": patterns_digest(),  # a newer detect-secrets masks more
+    }
     inputs = list(expand(paths))
     folder = Path(state_dir) if state_dir is not None else None
     state = load_state(folder) if folder is not None else State(digest=NO_STATE)
@@ -299,6 +307,7 @@ def scan_and_stage(
         input_format=input_format,
         redact=redact,
         redact_emails=redact_emails,
+        redact_entropy=redact_entropy,
         jobs=jobs,
         preset=preset,
         progress=progress,

@@ -43,6 +43,7 @@ def scan(
     input_format: str | None = None,
     redact: bool = True,
     redact_emails: bool = False,
+    redact_entropy: bool = False,
     jobs: int = 1,
     span_bytes: int = SPAN_BYTES,
     work_dir: str | Path | None = None,
@@ -55,7 +56,8 @@ def scan(
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
     Secrets in the excerpts the table keeps (evidence, reply sentences, reject excerpts) are
-    redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too.
+    redacted unless ``redact`` is False; ``redact_emails`` redacts email addresses too, and
+    ``redact_entropy`` random-looking words.
     ``jobs`` > 1 audits files, and spans of large files, in that many processes (when there is
     at least PARALLEL_MIN_BYTES of input); the result is the same as with one. Rows are written
     to parquet parts in a temporary folder (under ``work_dir`` when given) as they are made.
@@ -65,7 +67,7 @@ def scan(
     them out after merging in the rows it carries).
     """
     rules = rules or load_rules(rules_dir)
-    redactor = Redactor(enabled=redact, emails=redact_emails)
+    redactor = Redactor(enabled=redact, emails=redact_emails, entropy=redact_entropy)
     inputs = list(expand(paths))
     stdin_copy = copy_of_stdin() if any(source == STDIN for _, source in inputs) else None
     inputs = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]

@@ -66,14 +66,19 @@ def audit_rows(
             with fetched(source) as local:
                 return audit_rows(Job(local, source, job.input_format), rules, redactor)
         except (OSError, RuntimeError, ValueError) as exc:
-            reject = Reject(source=source, line=0, reason=f"cannot fetch: {exc}")
+            reason = redactor.apply(f"cannot fetch: {exc}") or ""
+            reject = Reject(source=source, line=0, reason=reason)
             return [], [reject], PartAudit(rejects=1)
     if not job.path.exists():
         return [], [Reject(source=source, line=0, reason="no such file")], PartAudit(rejects=1)
     clock = perf_counter()
     read = read_file(job.path, source, job.input_format, job.span)
     lap("read", clock)
-    rejects = [replace(r, excerpt=redactor.apply(r.excerpt)) for r in read.rejects]
+    # A reason can quote the input too (a reader's exception message).
+    rejects = [
+        replace(r, excerpt=redactor.apply(r.excerpt), reason=redactor.apply(r.reason))
+        for r in read.rejects
+    ]
     audit = PartAudit(
         skipped=read.skipped,
         passed_over=dict(read.passed_over),

@@ -57,7 +57,7 @@ def gather(
     summary_path = out / "summary.json"
     summary = orjson.loads(summary_path.read_bytes()) if summary_path.is_file() else {}
     filters = filters or Filters()
-    incident = blast_radius(calls, filters)
+    incident = blast_radius(calls, filters, redactor=redactor)
     findings = incident.affected
     timelines = []
     for row in findings.head(MAX_TIMELINES).iter_rows(named=True):

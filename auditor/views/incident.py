@@ -18,6 +18,7 @@ import polars as pl
 from auditor.audit.impact import ranked
 from auditor.audit.tools import SERVER_SEPARATORS
 from auditor.model import FAILED_OUTCOMES, Finding, Outcome
+from auditor.redact import Redactor
 from auditor.views.terminal import safe
 
 FALSE_CLAIMS = (Finding.FALSE_SUCCESS, Finding.IDENTITY_ASSUMED, Finding.UNLABELLED_PARTIAL)
@@ -179,10 +180,17 @@ def error_group(evidence: pl.Expr) -> pl.Expr:
 
 
 def blast_radius(
-    calls: pl.DataFrame | pl.LazyFrame, filters: Filters | None = None, every: str | None = None
+    calls: pl.DataFrame | pl.LazyFrame,
+    filters: Filters | None = None,
+    every: str | None = None,
+    *,
+    redactor: Redactor | None = None,
 ) -> Incident:
-    """The incident numbers for the calls ``filters`` picks."""
+    """The incident numbers for the calls ``filters`` picks; the transcript text it quotes
+    (errors, evidence, reply sentences) passes through ``redactor`` (by default the scan's), so
+    that a table written by an older auditor or with ``--no-redact`` shows no secret."""
     filters = filters or Filters()
+    redactor = redactor or Redactor()
     picked = select(calls, filters).with_columns(
         pl.col("outcome").is_in(FAILED).alias("_failed"),
         pl.col("finding").is_in([f.value for f in FALSE_CLAIMS]).fill_null(False).alias("_false"),
@@ -228,6 +236,7 @@ def blast_radius(
         )
         .sort(["calls", "error"], descending=[True, False])
         .head(TOP_ERRORS)
+        .pipe(_redacted, ("error", "example"), redactor)
     )
     false = frame.filter(pl.col("_false"))
     with_user = false.filter(pl.col("user_id").is_not_null())
@@ -251,8 +260,17 @@ def blast_radius(
         every=every,
         over_time=over_time,
         top_errors=top_errors,
-        affected=ranked(findings.drop("_failed", "_false")),
+        affected=_redacted(
+            ranked(findings.drop("_failed", "_false")), ("evidence", "claim_sentence"), redactor
+        ),
         by_finding=dict(sorted(findings.group_by("finding").len().iter_rows())),
+    )
+
+
+def _redacted(frame: pl.DataFrame, columns: tuple[str, ...], redactor: Redactor) -> pl.DataFrame:
+    return frame.with_columns(
+        pl.Series(name, [redactor.apply(text) for text in frame[name]], dtype=pl.String)
+        for name in columns
     )
 
 

@@ -26,6 +26,15 @@ def test_a_day_number_does_not_end_a_sentence():
     ]
 
 
+def test_a_full_stop_without_a_space_ends_a_sentence_before_a_word():
+    assert texts("Deployed.Next I will tag it.") == ["Deployed.", "Next I will tag it."]
+
+
+def test_a_full_stop_inside_a_key_does_not_end_a_sentence():
+    key = "SG." + "Xy1kQ2mZ0pLr8sTu4vWx9b." + "Cd3Ef_Gh5Ij6Kl7Mn8Op9Qr0St1Uv2Wx3Yz4Ab5Cd6E"
+    assert texts(f"Sent with {key} ✅") == [f"Sent with {key} ✅"]
+
+
 def test_a_table_row_is_one_unit_marked_as_a_row():
     units = split_units("| build | status |\n|---|---|\n| 412 | failed |", 1, 0, pack())
     assert [(u.text, u.table_row) for u in units] == [

@@ -38,9 +38,11 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 
 
 # A full stop after a day number ("am 1. April", "op 3. mei") is an ordinal, not a sentence end.
+# Without a space after it, a full stop ends a sentence only before a word ("Done.Next"): in a
+# key ("SG.Xy1…", a JWT) it does not, and a key cut in two is a key no redaction pattern knows.
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<![\s(]\d\.)(?<![\s(]\d\d\.)[\"”’)\]]*\s+"
-    r"|(?<=[.!?])(?=[A-ZÀ-Ý¿¡])|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
+    r"|(?<=[.!?])(?=[A-ZÀ-Ý¿¡][^\W\d_]*(?![\w-]))|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
 )
 
 
