@@ -63,10 +63,18 @@ def site(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     return site
 
 
+# One process writes the rows of consecutive small files as one part, so that only a scan of
+# several processes (each writing its own parts) has small parts to merge: night 2 is run so
+# where it is killed while merging them.
+IN_WORKERS = "import auditor.run.local as run; run.PARALLEL_MIN_BYTES = 0; "
+
+
 def killed_night(site: Path, point: str) -> int:
     """Night 2 in a process of its own, killed at ``point``: its exit status."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), VARIABLE: point}
-    command = [sys.executable, "-c", "from auditor.cli import app; app()", *NIGHT]
+    workers = point == "parts:merged"
+    code = (IN_WORKERS if workers else "") + "from auditor.cli import app; app()"
+    command = [sys.executable, "-c", code, *NIGHT, *(["--jobs", "2"] if workers else [])]
     return subprocess.run(command, cwd=site, env=env, capture_output=True).returncode
 
 
@@ -106,7 +114,7 @@ def assert_next_night_is_a_full_scan(site: Path) -> None:
     ("point", "untouched"),
     [
         ("worker:part-written", True),  # in the worker, after a file's rows are written
-        ("parts:merged", True),  # while the workers' small parts are merged
+        ("parts:merged", True),  # while the workers' small parts are merged (two workers)
         ("carry:part-written", True),  # while carried rows and new rows are merged
         ("state:part-written", True),  # while the new state's tables are written
         ("parts:repeats-left-out", True),  # while calls read from two files are left out

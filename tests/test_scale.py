@@ -117,6 +117,7 @@ def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
         (tmp_path / f"{number:04d}.jsonl").write_bytes(line)
     merged = scan([tmp_path])
     monkeypatch.setattr(sys.modules["auditor.run.parts"], "PART_ROWS", 1)
+    monkeypatch.setattr(sys.modules["auditor.run.worker"], "BATCH_ROWS", 1)  # a part a file
     apart = scan([tmp_path])
     assert len(list(Path(merged.parts.name).glob("calls-*"))) == 1
     assert len(list(Path(apart.parts.name).glob("calls-*"))) > 30

@@ -20,7 +20,7 @@ from auditor.run import dask_engine
 from auditor.run.inputs import STDIN, copy_of_stdin, expand
 from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan
 from auditor.run.parts import REPEATED, leave_out_repeated, settle
-from auditor.run.worker import PartAudit, audit_in_worker, audit_job, start_worker
+from auditor.run.worker import PartAudit, audit_in_worker, audit_jobs, start_worker
 
 
 def _counted(
@@ -91,11 +91,7 @@ def scan(
             ) as pool:
                 audits = _counted(pool.map(audit_in_worker, work, chunksize=1), progress, work)
         else:
-            audits = _counted(
-                (audit_job(job, rules, redactor, parts, index) for index, job in work),
-                progress,
-                work,
-            )
+            audits = _counted(audit_jobs(work, rules, redactor, parts), progress, work)
     finally:
         if stdin_copy is not None:
             stdin_copy.unlink(missing_ok=True)

@@ -85,7 +85,7 @@ def settle(parts: Path, table: str, numbers: list[int], rows: list[int]) -> list
     for number, n in zip(numbers, rows, strict=True):
         path = part_path(parts, table, number)
         if n == 0:
-            path.unlink()
+            path.unlink(missing_ok=True)  # an empty part is seldom written at all
             continue
         run.append(path)
         held += n

@@ -3,6 +3,7 @@ parts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from time import perf_counter
@@ -45,10 +46,50 @@ def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: 
     return audit
 
 
+BATCH_ROWS = 2_000  # rows of consecutive small jobs written as one part
+
+
+def audit_jobs(
+    work: Iterable[tuple[int, Job]], rules: RuleSet, redactor: Redactor, parts: Path
+) -> Iterator[PartAudit]:
+    """``audit_job`` for each numbered job in order, in one process, but the rows of
+    consecutive small jobs are written as one part, numbered by the last of them (a folder of
+    one file per session is thousands of jobs of a few rows each, and a parquet file apiece
+    cost more than auditing them). At most about BATCH_ROWS rows are held."""
+    calls: list[dict[str, Any]] = []
+    rejects: list[Reject] = []
+    waiting: list[PartAudit] = []
+
+    def write(index: int) -> None:
+        waiting[-1].calls, waiting[-1].rejects = len(calls), len(rejects)
+        clock = perf_counter()
+        write_part(parts, index, calls_frame(calls), rejects_frame(rejects))
+        lap("write", clock)
+        fault("worker:part-written")
+
+    index = 0
+    for index, job in work:
+        rows, job_rejects, audit = audit_rows(job, rules, redactor)
+        calls.extend(rows)
+        rejects.extend(job_rejects)
+        audit.calls = audit.rejects = 0  # in the part of the last job of the batch
+        waiting.append(audit)
+        if len(calls) + len(rejects) >= BATCH_ROWS:
+            write(index)
+            yield from waiting
+            calls, rejects, waiting = [], [], []
+    if waiting:
+        write(index)
+        yield from waiting
+
+
 def write_part(parts: Path, index: int, calls: pl.DataFrame, rejects: pl.DataFrame) -> None:
     """One job's rows and rejects as the parquet parts the scan's tables are read from."""
-    calls.write_parquet(part_path(parts, "calls", index))
-    rejects.write_parquet(part_path(parts, "rejects", index))
+    # An empty part is not written: most jobs have no rejects, and a folder of one file per
+    # session gives a job per file (``settle`` passes over parts of no rows).
+    for table, frame in (("calls", calls), ("rejects", rejects)):
+        if frame.height:
+            frame.write_parquet(part_path(parts, table, index))
 
 
 def part_path(parts: Path, table: str, index: int) -> Path:
