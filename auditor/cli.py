@@ -405,61 +405,17 @@ def bench_command(
 ) -> None:
     """Measure scan throughput, memory and where the time goes, against bare JSON parsing of
     the same files: your own logs, or a generated corpus."""
-    from auditor.bench import OPEN_FILES, run, run_many
+    from auditor.bench import run, run_many
+    from auditor.views.bench import print_bench, print_many_files
 
     if many_files is not None:
         found = run_many(folder, many_files)
-        table = Table(
-            title=f"{found.files:,} conversations, {found.megabytes:.1f} MB, one core, "
-            f"at most {OPEN_FILES} open files"
-        )
-        for column in ("layout", "seconds", "conversations/s", "calls", "peak RSS MB"):
-            table.add_column(column, justify="left" if column == "layout" else "right")
-        for name, measured in (
-            (f"{found.files:,} files", found.many),
-            ("8 files", found.few),
-        ):
-            table.add_row(
-                name,
-                f"{measured.seconds:.1f}",
-                f"{found.files / measured.seconds:,.0f}",
-                f"{measured.calls or 0:,} of {found.calls:,}",
-                f"{measured.peak_mb:.0f}",
-            )
-        Console().print(table)
-        print(f"peak memory, many files / few: {found.memory_ratio:.2f}")
-        if found.missing_calls:
-            raise typer.Exit(1)
-        return
-
-    report = run(folder, size_mb, paths or None)
-    console = Console()
-    table = Table(
-        title=f"{report.megabytes:.1f} MB, {report.conversations:,} conversations, "
-        f"{report.calls:,} calls, {os.cpu_count()} core(s)"
-    )
-    for column in ("reading", "MB/s", "conversations/s", "× bare parsing", "peak RSS MB"):
-        table.add_column(column, justify="left" if column == "reading" else "right")
-    for name, mb_s, conv_s, ratio, peak in report.rows():
-        table.add_row(name, f"{mb_s:.1f}", f"{conv_s:,.0f}", f"{ratio:.3f}", f"{peak:.0f}")
-    console.print(table)
-    stages = Table(title="Where the one-core scan's time goes")
-    for column in ("stage", "seconds", "share"):
-        stages.add_column(column, justify="left" if column == "stage" else "right")
-    for name, seconds, share in report.stages():
-        stages.add_row(name, f"{seconds:.2f}", f"{share:.0%}")
-    console.print(stages)
-    formats = Table(title="Readers only, per reader")
-    for column in ("reader", "MB", "MB/s"):
-        formats.add_column(column, justify="left" if column == "reader" else "right")
-    for name, megabytes, mb_s in report.formats():
-        formats.add_row(name, f"{megabytes:.1f}", f"{mb_s:.1f}")
-    console.print(formats)
-    if report.generated_calls is not None:
-        line = f"calls in the table: {report.calls:,} of {report.generated_calls:,} generated"
-        console.print(line, markup=False)
-        if report.missing_calls:
-            raise typer.Exit(1)
+        print_many_files(Console(), found)
+    else:
+        found = run(folder, size_mb, paths or None)
+        print_bench(Console(), found)
+    if found.missing_calls:
+        raise typer.Exit(1)
 
 
 @app.command("formats")

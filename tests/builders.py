@@ -114,3 +114,16 @@ def one_call(
 def write_jsonl(path: Path, records: list[Any]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
+
+
+def timeless(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary without the times of its run (``generated_at``, each signature's first and
+    last seen), to compare two runs that may fall in different seconds."""
+    return {
+        **summary,
+        "generated_at": "",
+        "signatures": [
+            {k: v for k, v in entry.items() if k not in ("first_seen", "last_seen")}
+            for entry in summary.get("signatures", [])
+        ],
+    }

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from builders import write_jsonl
+from builders import timeless, write_jsonl
 
 from auditor.bench import generate
 from auditor.run.jobs import cut_spans, plan
@@ -64,7 +64,7 @@ def test_several_processes_over_spans_give_the_same_table_as_one(corpus: Path, m
     one = scan([corpus], jobs=1)
     two = scan([corpus], jobs=2, span_bytes=20_000)
     assert one.calls.equals(two.calls)
-    assert one.summary() | {"generated_at": ""} == two.summary() | {"generated_at": ""}
+    assert timeless(one.summary()) == timeless(two.summary())
 
 
 def test_a_call_read_again_from_another_file_is_counted_once(corpus: Path, tmp_path: Path):
@@ -123,4 +123,4 @@ def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
     assert len(list(Path(apart.parts.name).glob("calls-*"))) > 30
     assert merged.calls.height > 100 and merged.rejects.height == 1
     assert merged.calls.equals(apart.calls) and merged.rejects.equals(apart.rejects)
-    assert merged.summary() | {"generated_at": ""} == apart.summary() | {"generated_at": ""}
+    assert timeless(merged.summary()) == timeless(apart.summary())
