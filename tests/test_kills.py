@@ -63,10 +63,13 @@ def site(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     return site
 
 
-# One process writes the rows of consecutive small files as one part, so that only a scan of
-# several processes (each writing its own parts) has small parts to merge: night 2 is run so
-# where it is killed while merging them.
-IN_WORKERS = "import auditor.run.local as run; run.PARALLEL_MIN_BYTES = 0; "
+# The rows of consecutive small files are written as one part, so that these small logs give
+# no small parts to merge: night 2 is run where it is killed while merging them in two
+# workers, each file sent alone.
+IN_WORKERS = (
+    "import auditor.run.local as run, auditor.run.worker as worker; "
+    "run.PARALLEL_MIN_BYTES = 0; worker.BATCH_BYTES = 0; "
+)
 
 
 def killed_night(site: Path, point: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import tempfile
 from collections import Counter
@@ -20,7 +21,7 @@ from auditor.run import dask_engine
 from auditor.run.inputs import STDIN, copy_of_stdin, expand
 from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan
 from auditor.run.parts import REPEATED, leave_out_repeated, settle
-from auditor.run.worker import PartAudit, audit_in_worker, audit_jobs, start_worker
+from auditor.run.worker import PartAudit, audit_in_worker, audit_jobs, batches, start_worker
 
 
 def _counted(
@@ -89,7 +90,8 @@ def scan(
                 initializer=start_worker,
                 initargs=(rules, redactor, parts),
             ) as pool:
-                audits = _counted(pool.map(audit_in_worker, work, chunksize=1), progress, work)
+                done = pool.map(audit_in_worker, batches(work), chunksize=1)
+                audits = _counted(itertools.chain.from_iterable(done), progress, work)
         else:
             audits = _counted(audit_jobs(work, rules, redactor, parts), progress, work)
     finally:

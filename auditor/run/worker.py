@@ -35,27 +35,17 @@ class PartAudit:
     conversations: int = 0
 
 
-def audit_job(job: Job, rules: RuleSet, redactor: Redactor, parts: Path, index: int) -> PartAudit:
-    """Read and audit one job, writing its rows and rejects as parquet parts numbered
-    ``index`` under ``parts``; never raises on the file's content."""
-    rows, rejects, audit = audit_rows(job, rules, redactor)
-    clock = perf_counter()
-    write_part(parts, index, calls_frame(rows), rejects_frame(rejects))
-    lap("write", clock)
-    fault("worker:part-written")
-    return audit
-
-
 BATCH_ROWS = 2_000  # rows of consecutive small jobs written as one part
 
 
 def audit_jobs(
     work: Iterable[tuple[int, Job]], rules: RuleSet, redactor: Redactor, parts: Path
 ) -> Iterator[PartAudit]:
-    """``audit_job`` for each numbered job in order, in one process, but the rows of
-    consecutive small jobs are written as one part, numbered by the last of them (a folder of
-    one file per session is thousands of jobs of a few rows each, and a parquet file apiece
-    cost more than auditing them). At most about BATCH_ROWS rows are held."""
+    """Read and audit each numbered job in order, writing the rows and rejects as parquet parts
+    under ``parts``; never raises on the files' content. The rows of consecutive small jobs
+    are written as one part, numbered by the last of them (a folder of one file per session
+    is thousands of jobs of a few rows each, and a parquet file apiece cost more than auditing
+    them). At most about BATCH_ROWS rows are held."""
     calls: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     waiting: list[PartAudit] = []
@@ -150,6 +140,36 @@ def start_worker(rules: RuleSet, redactor: Redactor, parts: Path) -> None:
     WORKER.update(rules=rules, redactor=redactor, parts=parts)
 
 
-def audit_in_worker(numbered: tuple[int, Job]) -> PartAudit:
-    index, job = numbered
-    return audit_job(job, WORKER["rules"], WORKER["redactor"], WORKER["parts"], index)
+def audit_in_worker(batch: list[tuple[int, Job]]) -> list[PartAudit]:
+    """``audit_jobs`` of a batch of consecutive numbered jobs, in a worker process."""
+    return list(audit_jobs(batch, WORKER["rules"], WORKER["redactor"], WORKER["parts"]))
+
+
+BATCH_BYTES = 1 << 20  # small files sent to a worker together, up to this many bytes
+
+
+def batches(work: list[tuple[int, Job]]) -> Iterator[list[tuple[int, Job]]]:
+    """Consecutive jobs grouped for the workers: small files together, up to BATCH_BYTES (a
+    folder of one file per session is thousands of jobs, and each costs a round trip and a
+    part), a large file or a span of one alone."""
+    batch: list[tuple[int, Job]] = []
+    held = 0
+    for numbered in work:
+        size = job_bytes(numbered[1])
+        if batch and held + size > BATCH_BYTES:
+            yield batch
+            batch, held = [], 0
+        batch.append(numbered)
+        held += size
+    if batch:
+        yield batch
+
+
+def job_bytes(job: Job) -> int:
+    """The bytes a job reads (0 when unknown: a URL, a file gone)."""
+    if job.span is not None:
+        return job.span.end - job.span.start
+    try:
+        return job.path.stat().st_size if job.path is not None else 0
+    except OSError:
+        return 0
