@@ -412,8 +412,11 @@ def run(folder: Path, size_mb: float, paths: list[Path] | None = None) -> Report
     files = [path for path, _ in expand(paths) if path is not None]
     megabytes = sum(p.stat().st_size for p in files) / (1 << 20)
     cores = os.cpu_count() or 1
+    # Bare parsing takes a fraction of a second, so another process on the machine moves it
+    # most: the fastest of three is kept, which makes every ratio the less flattering one.
+    bare = min((measure("bare", paths) for _ in range(3)), key=lambda m: m.seconds)
     measures = [
-        measure("bare", paths),
+        bare,
         measure("read", paths),
         measure("scan", paths, 1),
         measure("scan", paths, cores),
