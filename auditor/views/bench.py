@@ -11,26 +11,30 @@ from rich.table import Table
 from auditor.bench import OPEN_FILES, ManyFiles, Report
 
 
+def _figures(title: str, *columns: str) -> Table:
+    """A table of figures: the first column names a row, the others are right-aligned."""
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column, justify="left" if column == columns[0] else "right")
+    return table
+
+
 def print_bench(console: Console, report: Report) -> None:
     """The measures of a corpus, its one-core scan by stage, and its readers."""
-    table = Table(
-        title=f"{report.megabytes:.1f} MB, {report.conversations:,} conversations, "
-        f"{report.calls:,} calls, {os.cpu_count()} core(s)"
+    table = _figures(
+        f"{report.megabytes:.1f} MB, {report.conversations:,} conversations, "
+        f"{report.calls:,} calls, {os.cpu_count()} core(s)",
+        *("reading", "MB/s", "conversations/s", "× bare parsing", "peak RSS MB"),
     )
-    for column in ("reading", "MB/s", "conversations/s", "× bare parsing", "peak RSS MB"):
-        table.add_column(column, justify="left" if column == "reading" else "right")
     for name, mb_s, conv_s, ratio, peak in report.rows():
         table.add_row(name, f"{mb_s:.1f}", f"{conv_s:,.0f}", f"{ratio:.3f}", f"{peak:.0f}")
     console.print(table)
-    stages = Table(title="Where the one-core scan's time goes")
-    for column in ("stage", "seconds", "share"):
-        stages.add_column(column, justify="left" if column == "stage" else "right")
+    stages = _figures("Where the one-core scan's time goes", "stage", "seconds", "share")
     for name, seconds, share in report.stages():
         stages.add_row(name, f"{seconds:.2f}", f"{share:.0%}")
     console.print(stages)
-    formats = Table(title="Readers only, per reader (format detection left out)")
-    for column in ("reader", "MB", "MB/s"):
-        formats.add_column(column, justify="left" if column == "reader" else "right")
+    title = "Readers only, per reader (format detection left out)"
+    formats = _figures(title, "reader", "MB", "MB/s")
     for name, megabytes, mb_s in report.formats():
         formats.add_row(name, f"{megabytes:.1f}", f"{mb_s:.1f}")
     console.print(formats)
@@ -41,12 +45,11 @@ def print_bench(console: Console, report: Report) -> None:
 
 def print_many_files(console: Console, found: ManyFiles) -> None:
     """Many tiny files against the same conversations in a few: time, calls, memory."""
-    table = Table(
-        title=f"{found.files:,} conversations, {found.megabytes:.1f} MB, one core, "
-        f"at most {OPEN_FILES} open files"
+    table = _figures(
+        f"{found.files:,} conversations, {found.megabytes:.1f} MB, one core, "
+        f"at most {OPEN_FILES} open files",
+        *("layout", "seconds", "conversations/s", "calls", "peak RSS MB"),
     )
-    for column in ("layout", "seconds", "conversations/s", "calls", "peak RSS MB"):
-        table.add_column(column, justify="left" if column == "layout" else "right")
     for name, measured in ((f"{found.files:,} files", found.many), ("8 files", found.few)):
         table.add_row(
             name,
