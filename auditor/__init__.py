@@ -4,10 +4,21 @@ It replays every stored tool result through outcome rules and flags the replies 
 person something worked when it had not. ``scan`` is the entry point for notebooks and scripts.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from auditor.model import Claim, Finding, Outcome, Severity
-from auditor.output.result import ScanResult
-from auditor.rules_loader import RuleFileError, load_rules
-from auditor.run.pipeline import scan
+
+# Imported when first asked for: a worker process of a scan imports ``auditor.run.worker``,
+# and with it this package, and need not import the whole pipeline and its outputs too.
+_LAZY = {
+    "RuleFileError": "auditor.rules_loader",
+    "ScanResult": "auditor.output.result",
+    "load_rules": "auditor.rules_loader",
+    "scan": "auditor.run.pipeline",
+}
 
 __all__ = [
     "Claim",
@@ -20,3 +31,11 @@ __all__ = [
     "scan",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'auditor' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
