@@ -30,6 +30,7 @@ from auditor.run import stages
 from auditor.run.inputs import expand
 from auditor.run.jobs import SPAN_BYTES, plan
 from auditor.run.pipeline import scan
+from auditor.run.worker import job_bytes
 
 FILES = 8
 
@@ -305,7 +306,7 @@ def _child(mode: str, paths: list[str], jobs: int) -> None:
             name = job.input_format or (reader.NAME if reader else "none")
             began = time.perf_counter()
             read_file(job.path, job.source, name if reader or job.input_format else None, job.span)
-            size = job.span.end - job.span.start if job.span else job.path.stat().st_size
+            size = job_bytes(job)
             mine = formats.setdefault(name, [0, 0.0])
             mine[0] += size
             mine[1] += time.perf_counter() - began

@@ -54,7 +54,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.conversations import decode_arguments
+from auditor.readers.conversations import as_text, decode_arguments
 from auditor.readers.lines import json_lines
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import record_moment
@@ -281,7 +281,7 @@ class Rollout:
 
     def _message(self, item: dict[str, Any], line: int, record: dict[str, Any]) -> None:
         role = item.get("role")
-        text = _content_text(item.get("content"))
+        text = as_text(item.get("content"))
         parts = [TextPart(text=text, line=line)] if text else []
         moment = record_moment(record)
         if role == "assistant":
@@ -485,19 +485,5 @@ def _settle(result: ToolResult, line: int, text: str, key: str, code: int) -> No
 
 
 # ----------------------------------------------------------------------------- text
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    texts = []
-    for part in content:
-        if isinstance(part, dict) and isinstance(part.get("text"), str):
-            texts.append(part["text"])
-        elif isinstance(part, str):
-            texts.append(part)
-    return "\n".join(texts)
-
-
 def _text_of(message: Message) -> str:
     return "\n".join(p.text for p in message.parts if isinstance(p, TextPart))

@@ -261,20 +261,10 @@ class _Events:
         role: Literal["user", "assistant", "system", "tool"],
         parts: list[Any],
         line: int,
-        *,
-        from_person: bool = False,
-        message_id: str | None = None,
-        moment: Any = None,
+        **details: Any,
     ) -> None:
-        add_message(
-            self.conversation,
-            role,
-            parts,
-            line,
-            from_person=from_person,
-            message_id=message_id,
-            moment=moment,
-        )
+        """``add_message`` to this conversation (``from_person``, ``message_id``, ``moment``)."""
+        add_message(self.conversation, role, parts, line, **details)
 
 
 def _arguments(event: dict[str, Any], action: dict[str, Any]) -> Any:

@@ -21,7 +21,14 @@ from auditor.run import dask_engine
 from auditor.run.inputs import STDIN, copy_of_stdin, expand
 from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan
 from auditor.run.parts import REPEATED, leave_out_repeated, settle
-from auditor.run.worker import PartAudit, audit_in_worker, audit_jobs, batches, start_worker
+from auditor.run.worker import (
+    PartAudit,
+    audit_in_worker,
+    audit_jobs,
+    batches,
+    job_bytes,
+    start_worker,
+)
 
 
 def _counted(
@@ -76,7 +83,7 @@ def scan(
     parts = Path(parts_dir.name)
     try:
         work = list(enumerate(plan(inputs, input_format, span_bytes, preset)))
-        size = sum(job.path.stat().st_size for _, job in work if job.path and job.path.exists())
+        size = sum(job_bytes(job) for _, job in work)
         if engine == "dask":
             audits = _counted(
                 dask_engine.run(work, rules, redactor, parts, scheduler), progress, work
