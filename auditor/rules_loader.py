@@ -292,6 +292,7 @@ CueKind = Literal[
     "advice",  # advice or a tip for the person ("remember to …", "in the meantime you can …")
     "hypothetical",  # a condition ("if the card is declined, …"): its words report nothing
     "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
+    "result",  # a state the action left, said as now holding ("it's with Jana now")
 ]
 
 

@@ -158,8 +158,10 @@ def _decide(
         states_fact = (
             unit.direct
             and id(unit) not in elsewhere
-            and _presents(unit, call, pack.stopwords)
+            # "It's with the technical office now" says where a write left things
+            and (_presents(unit, call, pack.stopwords) or (not call.reads and _says_now(unit)))
             and not _sourced(unit, shown)
+            and (call.reads or not call.actions or _speaks_of_the_write(unit, call))
         )
         if (
             call.failed
@@ -175,8 +177,14 @@ def _decide(
             content.append((unit, reading))
     # Saying the error's words again ("came out as 0h 60m") describes the problem; beside an
     # outright "Fixed." or "all tests pass" it explains what was fixed, it reports no failure.
+    # Something else in place of what was asked ("the tour goes through the Space Hall
+    # instead") beside an outright "you're booked" is a detail of what was done.
     if any(r.success for _, r in content):
-        failures = [(u, r) for u, r in failures if r.failure != RESTATES_ERROR]
+        failures = [
+            (u, r)
+            for u, r in failures
+            if r.failure != RESTATES_ERROR and not (r.failure or "").endswith(ALTERNATIVE)
+        ]
     regrets = [(u, r) for u, r in readings if r.regret and not r.success]
     if regrets and not failures and not any(r.success or r.identity for _, r in content):
         # "Leider, Frau Hoffmann.": regret, when nothing says it was done, tells the person
@@ -218,6 +226,25 @@ def _decide(
 CORRECTED_REQUEST = "puts a corrected request"
 
 
+ALTERNATIVE = ".failure.alternative"  # the cue family of something offered in place of it
+
+
+def _says_now(unit: Unit) -> bool:
+    return unit.reading is not None and unit.reading.result
+
+
+def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
+    """A write is done or not: a sentence that names neither its action, nor the values it
+    acted on, nor where things stand now speaks of something else ("the renewal notice is due
+    by 1 July" after a notice that failed to send)."""
+    return (
+        _says_now(unit)
+        or (unit.reading is not None and bool(unit.reading.actions & call.actions))
+        or bool(unit.tokens & call.specific_tokens)
+        or _names_numbers_of(unit, call)
+    )
+
+
 def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
     """Does the sentence open on a verb of a done write ("Added …", "I've created …", "I've
     informed Mark …"), with nothing but common words before it? "0 shipments scheduled"
@@ -244,6 +271,15 @@ def _sourced(unit: Unit, shown: Callable[[str], bool]) -> bool:
         t for t in unit.tokens if any(ch.isdigit() for ch in t) and not _JOINED.search(t)
     ]
     return bool(values) and all(shown(t) for t in values)
+
+
+def _names_numbers_of(unit: Unit, call: CallView) -> bool:
+    """Does the sentence give a number the call's arguments held ("S31" for sprint 31, "Sat 12
+    Dec, 09:00" for ``2026-12-12T09:00Z``), outside a condition? Single digits are too
+    common to tell."""
+    said = unit.reading.cue_text if unit.reading else unit.cue_text  # conditions taken out
+    runs = {run for run in _DIGITS.findall(said) if len(run) >= 2}
+    return bool(runs) and bool(runs & set(_DIGITS.findall(call.argument_text)))
 
 
 def _corrected(units: list[Unit], call: CallView) -> bool:

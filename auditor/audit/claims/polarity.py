@@ -72,6 +72,7 @@ class Reading:
     regret: str | None = None  # id of a word of regret ("leider", "unfortunately")
     recounts: tuple[str, str] | None = None  # (cue id, thing) of "the CI log showed …"
     advice: bool = False  # advice or a tip for the person: no claim unless it says it was done
+    result: bool = False  # says where things stand now ("it's with Jana now")
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -118,6 +119,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
         regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
         advice=any(c.regex.search(text) for c in pack.of_kind("advice")),
+        result=any(c.regex.search(text) for c in pack.of_kind("result")),
         recounts=next(
             (
                 (c.id, found.group("thing"))
