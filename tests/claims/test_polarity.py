@@ -57,6 +57,24 @@ def test_an_obstacle_or_an_alternative_reports_the_failure(sentence):
 
 
 @pytest.mark.parametrize(
+    ("sentence", "language"),
+    [
+        ("Dr. Osei already has another patient at 10.", "en"),
+        ("The studio has a conflicting booking on Thursday evening.", "en"),
+        ("Frau Berger hat um 10 Uhr schon einen anderen Termin.", "de"),
+        ("De monteur heeft dan al een andere afspraak.", "nl"),
+        ("Giovedì alle 10 la dottoressa ha già un altro paziente.", "it"),
+        ("La sala ya tiene otra reserva esa tarde.", "es"),
+        ("Le Dr Martin a déjà un autre rendez-vous à 10 h.", "fr"),
+        ("O quarto já tem outra reserva nessa noite.", "pt"),
+    ],
+)
+def test_someone_already_holding_the_slot_reports_the_failure(sentence, language):
+    call = action(0, "book_appointment", error='{"ok": false, "reason": "slot_unavailable"}')
+    assert reading(sentence, call, language).failure
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "Refund re_3 is marked as declined.",

@@ -1,5 +1,6 @@
 """Units: a reply cut into sentences and clauses, with what the layout says about each."""
 
+import pytest
 from stages import pack
 
 from auditor.audit.claims.units import split_units
@@ -51,3 +52,16 @@ def test_list_items_remember_the_line_that_introduced_them():
 def test_code_is_masked_for_cues_but_kept_for_the_person():
     (unit,) = split_units("Ran `npm test --fail-fast` again.", 1, 0, pack())
     assert "fail" not in unit.cue_text and "--fail-fast" in unit.text
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Dr. Osei already has another patient at 10.", "en"),
+        ("Thanks, Prof. Adeyemi, the file is updated.", "en"),
+        ("Rechnung Nr. 12 ist bezahlt.", "de"),
+        ("Sra. López ya tiene otra reserva.", "es"),
+    ],
+)
+def test_a_title_or_abbreviation_does_not_end_a_sentence(text, language):
+    assert {unit.sentence for unit in split_units(text, 1, 0, pack(language))} == {0}

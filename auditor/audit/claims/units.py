@@ -46,6 +46,51 @@ _SENTENCE_END = re.compile(
 )
 
 
+# Titles and abbreviations a full stop does not end a sentence after ("Dr. Osei", "Nr. 12").
+_ABBREVIATIONS = frozenset(
+    [
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "prof",
+        "st",
+        "nr",
+        "hr",
+        "fr",
+        "dott",
+        "sig",
+        "sr",
+        "sra",
+        "dra",
+        "mme",
+        "mlle",
+        "dhr",
+        "mevr",
+        "jr",
+        "capt",
+        "lt",
+        "sgt",
+    ]
+)
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of one line: split at sentence ends, but not after a title ("Dr.")."""
+    sentences: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        words_before = sentences[-1][:-1].split() if sentences else []
+        if (
+            words_before
+            and sentences[-1].endswith(".")
+            and (words_before[-1].lower() in _ABBREVIATIONS)
+        ):
+            sentences[-1] = f"{sentences[-1]} {piece}"
+        else:
+            sentences.append(piece)
+    return sentences
+
+
 UNIT_CHARS = 2000  # the longest sentence read for cues (a 1 MB run-on reply is cut)
 
 
@@ -92,7 +137,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line)
-        for sentence in _SENTENCE_END.split(shown):
+        for sentence in _sentences(shown):
             if not sentence.strip():
                 continue
             pieces = _clauses(sentence, contrast, boundary, concession)
