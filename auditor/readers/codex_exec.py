@@ -143,7 +143,7 @@ class Stream:
         if not text:
             return
         record = None
-        if text.startswith(b"{"):
+        if text.startswith(b"{") and text.endswith(b"}"):  # else no event (nor an error to raise)
             try:
                 record = orjson.loads(text)
             except orjson.JSONDecodeError:

@@ -56,6 +56,20 @@ OP = "codex tui op without conversation content: {}"
 META = "codex tui session record: {}"
 EVENT = "codex tui event without conversation content: {}"
 OTHER = "codex tui record of another kind: {}"
+# The events that carry conversation content (the others are passed over).
+READ_EVENTS = frozenset(
+    {
+        "session_configured",
+        "task_started",
+        "agent_message",
+        "exec_command_begin",
+        "exec_command_end",
+        "patch_apply_begin",
+        "patch_apply_end",
+        "mcp_tool_call_begin",
+        "mcp_tool_call_end",
+    }
+)
 
 _KEY = re.compile(
     r"^KeyEvent \{ code: (?:Char\('((?:\\.|[^'\\])+)'\)|(\w+)), "
@@ -199,6 +213,9 @@ class Recording:
     def _event(self, event: dict[str, Any], line: int, record: dict[str, Any]) -> None:
         kind = event.get("type")
         name = kind if isinstance(kind, str) and kind else "(no type)"
+        if name not in READ_EVENTS:  # most events (deltas, token counts): no time is needed
+            self.result.pass_over(EVENT.format(name))
+            return
         when = moment(record.get("ts"))
         if kind == "session_configured":
             self._start(event.get("session_id"), line, when)

@@ -56,6 +56,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import orjson
 import zstandard
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
@@ -89,6 +90,7 @@ _EVAL_KEY = re.compile(r'"eval"\s*:\s*\{')
 _DECODER = json.JSONDecoder()
 _SAMPLE_MEMBER = re.compile(r"^samples/.+\.json$")
 _ATTACHMENT = "attachment://"
+_QUOTED_ATTACHMENT = b'"' + _ATTACHMENT.encode()  # how a reference starts in JSON
 _LOCAL_HEADER = struct.Struct("<4s5H3L2H")  # signature ... name length, extra length
 
 
@@ -330,15 +332,25 @@ class _Attachments:
         self.stored = stored
 
     def __call__(self, value: Any) -> Any:
+        """``value`` with its references replaced; itself when its JSON holds no string that
+        starts like one (most messages: they are not copied)."""
+        try:
+            if _QUOTED_ATTACHMENT not in orjson.dumps(value):
+                return value
+        except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits, say
+            pass
+        return self._resolve(value)
+
+    def _resolve(self, value: Any) -> Any:
         if isinstance(value, str):
             if value.startswith(_ATTACHMENT):
                 found = self.stored.get(value[len(_ATTACHMENT) :])
                 return found if isinstance(found, str) else value
             return value
         if isinstance(value, list):
-            return [self(item) for item in value]
+            return [self._resolve(item) for item in value]
         if isinstance(value, dict):
-            return {key: self(item) for key, item in value.items()}
+            return {key: self._resolve(item) for key, item in value.items()}
         return value
 
 

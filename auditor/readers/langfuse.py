@@ -512,8 +512,6 @@ class _Trace:
         """Read one observation; a generation in two phases, its input (0), its output (1)."""
         kind = observation.get("type")
         stamp = moment(observation.get("startTime"))
-        attributes = _attributes(observation)
-        output = _decode(observation.get("output"))
         if kind == "GENERATION":
             if observation.get("input") is None and observation.get("output") is None:
                 if phase == 0:
@@ -524,6 +522,8 @@ class _Trace:
                 end = moment(observation.get("endTime")) or stamp
                 self._messages(messages_of(observation.get("output"), "assistant"), line, end)
             return
+        attributes = _attributes(observation)
+        output = _decode(observation.get("output"))
         dump = _tool_message(output)
         tool_run = (
             kind == "TOOL"

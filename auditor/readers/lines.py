@@ -41,7 +41,7 @@ def json_lines(
             for number, raw in enumerate(handle, first):
                 offset, next_offset = next_offset, next_offset + len(raw)
                 line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
-                if not line.strip():
+                if line.isspace() or not line:  # blank (without copying the line to strip it)
                     continue
                 try:
                     yield number, orjson.loads(line)

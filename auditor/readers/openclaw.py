@@ -83,19 +83,16 @@ def looks_like(record: Any) -> int:
     return 1 if "channel" in record else 0
 
 
-@dataclass
 class _Event:
-    line: int
-    record: dict[str, Any]
+    """One event, with its type and session key (read many times) worked out once."""
 
-    @property
-    def kind(self) -> str:
-        return str(self.record.get("type"))
+    __slots__ = ("key", "kind", "line", "record")
 
-    @property
-    def key(self) -> str | None:
-        key = self.record.get("sessionKey")
-        return key if isinstance(key, str) and key else None
+    def __init__(self, line: int, record: dict[str, Any]):
+        self.line, self.record = line, record
+        self.kind = str(record.get("type"))
+        key = record.get("sessionKey")
+        self.key: str | None = key if isinstance(key, str) and key else None
 
 
 @dataclass
