@@ -36,6 +36,7 @@ import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.codex_rollout import content_blocks
+from auditor.readers.conversations import text_or_none
 from auditor.readers.protocol import SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
@@ -95,14 +96,14 @@ def sniff(sample: Sample) -> int:
 
 
 def _event_score(record: Any) -> int:
-    if not isinstance(record, dict) or record.get("type") not in EVENT_TYPES:
+    if not isinstance(record, dict) or text_or_none(record.get("type")) not in EVENT_TYPES:
         return 0
     kind = record["type"]
     if kind == "thread.started":
         return 3 if isinstance(record.get("thread_id"), str) else 0
     if kind.startswith("item."):
         item = record.get("item")
-        return 3 if isinstance(item, dict) and item.get("type") in ITEM_TYPES else 0
+        return 3 if isinstance(item, dict) and text_or_none(item.get("type")) in ITEM_TYPES else 0
     if kind.startswith("turn."):
         return 2 if set(record) <= {"type", "usage", "error"} else 0
     return 0
@@ -148,7 +149,7 @@ class Stream:
                 record = orjson.loads(text)
             except orjson.JSONDecodeError:
                 record = None
-        if not isinstance(record, dict) or record.get("type") not in EVENT_TYPES:
+        if not isinstance(record, dict) or text_or_none(record.get("type")) not in EVENT_TYPES:
             self.result.pass_over(PLAIN)
             return
         self.event(record, number)

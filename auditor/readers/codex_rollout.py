@@ -54,7 +54,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.conversations import as_text, decode_arguments
+from auditor.readers.conversations import as_text, decode_arguments, text_or_none
 from auditor.readers.lines import json_lines
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import record_moment
@@ -111,7 +111,7 @@ _HANDLER_FAILED = re.compile(
 def looks_like(record: Any) -> int:
     if not isinstance(record, dict) or not isinstance(record.get("payload"), dict):
         return 0
-    return 3 if record.get("type") in RECORD_TYPES and "timestamp" in record else 0
+    return 3 if text_or_none(record.get("type")) in RECORD_TYPES and "timestamp" in record else 0
 
 
 def read(path: Path, source: str) -> ReadResult:

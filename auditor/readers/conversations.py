@@ -167,6 +167,12 @@ def conversation_id(record: dict[str, Any], source_name: str, line: int) -> str:
     return f"{source_name}:{line}"
 
 
+def text_or_none(value: Any) -> str | None:
+    """A field that should be a string (a record's ``type``), or None: a list or an object
+    there is never hashed or compared, so one odd record cannot stop its file."""
+    return value if isinstance(value, str) else None
+
+
 def as_text(value: Any) -> str:
     """Text of a content value: a string, or the text blocks of a content list."""
     if value is None:

@@ -34,7 +34,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.conversations import conversation_id, decode_arguments
+from auditor.readers.conversations import conversation_id, decode_arguments, text_or_none
 from auditor.readers.lines import json_records
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
@@ -83,7 +83,7 @@ def _item_score(items: Any) -> int:
     2 for typed items without them, 0 when it does not look like Responses items at all."""
     if not isinstance(items, list) or not items:
         return 0
-    typed = [i for i in items if isinstance(i, dict) and _text_of(i.get("type")) in ITEM_TYPES]
+    typed = [i for i in items if isinstance(i, dict) and text_or_none(i.get("type")) in ITEM_TYPES]
     if not typed:
         return 0
     for item in typed:
@@ -257,7 +257,7 @@ class ItemReader:
         if not isinstance(item, dict):
             self.reject(item, "Responses item is not an object")
             return
-        kind = _text_of(item.get("type"))
+        kind = text_or_none(item.get("type"))
         keys = [f"{kind}:{item['id']}"] if isinstance(item.get("id"), str) else []
         if kind in CALL_TYPES + OUTPUT_TYPES and isinstance(item.get("call_id"), str):
             keys.append(f"{kind}:call:{item['call_id']}")
@@ -346,14 +346,14 @@ class ItemReader:
 
 def mcp_result(item: dict, call_id: str, line: int, pointer: str) -> ToolResult | None:
     """The result half of an ``mcp_call`` item, both ``error`` shapes read."""
-    status = _text_of(item.get("status"))
+    status = text_or_none(item.get("status"))
     error = item.get("error")
     output = item.get("output")
     failed = status == "failed"
     if error in (None, "", {}) and output is None and not failed and status in UNFINISHED:
         return None  # still running when the item was stored: no result came back
     if isinstance(error, dict):
-        kind = _text_of(error.get("type"))
+        kind = text_or_none(error.get("type"))
         if kind in NOT_RETURNED:
             rpc_error = {k: error[k] for k in ("code", "message", "type") if k in error}
             return ToolResult(
@@ -403,11 +403,6 @@ def mcp_result(item: dict, call_id: str, line: int, pointer: str) -> ToolResult 
         content_key="output",
         flag_key="status",
     )
-
-
-def _text_of(value: Any) -> str | None:
-    """A field that should be a string, or None (a wrong type is never compared or hashed)."""
-    return value if isinstance(value, str) else None
 
 
 def _content_text(content: Any) -> str:

@@ -41,7 +41,7 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.conversations import as_text
+from auditor.readers.conversations import as_text, text_or_none
 from auditor.readers.lines import json_lines
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import moment
@@ -76,7 +76,7 @@ NO_START = "tool.end with no open tool.start of its session key"
 
 
 def looks_like(record: Any) -> int:
-    if not isinstance(record, dict) or record.get("type") not in EVENT_TYPES:
+    if not isinstance(record, dict) or text_or_none(record.get("type")) not in EVENT_TYPES:
         return 0
     if any(key in record for key in ("sessionKey", "toolName", "agentId")):
         return 3

@@ -203,3 +203,33 @@ def test_a_reader_that_fails_on_a_file_costs_one_reject_not_the_scan(
     write_jsonl(tmp_path / "a.jsonl", [slack_false_success("a")])
     result = scan([tmp_path / "a.jsonl"])
     assert "reader failed: RuntimeError" in result.rejects.row(0, named=True)["reason"]
+
+
+def _odd_types(record: object) -> object:
+    """The record with every ``type`` and ``role`` field, at any depth, turned into a list."""
+    if isinstance(record, dict):
+        return {
+            key: [value] if key in ("type", "role") else _odd_types(value)
+            for key, value in record.items()
+        }
+    if isinstance(record, list):
+        return [_odd_types(item) for item in record]
+    return record
+
+
+@pytest.mark.parametrize("name", list(READERS))
+def test_records_whose_type_is_a_list_cost_those_records_not_the_file(tmp_path: Path, name: str):
+    for sample in (HERE / name).iterdir():
+        if sample.suffix == ".py":
+            continue
+        lines = sample.read_bytes().splitlines()
+        for index, line in enumerate(lines):
+            try:
+                lines[index] = json.dumps(_odd_types(json.loads(line))).encode()
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                continue  # not a JSON line: left as it is
+        broken = tmp_path / sample.name
+        broken.write_bytes(b"\n".join(lines) + b"\n")
+        result = scan([broken], input_format=name)
+        reasons = result.rejects["reason"].to_list()
+        assert not [r for r in reasons if r.startswith("reader failed")], (sample.name, reasons)
