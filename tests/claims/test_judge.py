@@ -178,3 +178,17 @@ def test_something_in_place_of_a_detail_beside_an_outright_done_claims_success(r
 )
 def test_where_things_stand_now_claims_a_failed_write_was_done(call, reply, language):
     assert claims(reply, [call], language) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Exponential backoff is the right call for meter pushes.", "en"),
+        ("An exponential backoff makes a lot of sense for these pushes.", "en"),
+        ("Ein exponentieller Backoff ist sinnvoll für die Zählerdaten.", "de"),
+        ("Un backoff exponencial tiene todo el sentido para estos envíos.", "es"),
+    ],
+)
+def test_an_opinion_of_what_was_asked_claims_nothing(reply, language):
+    call = action(0, "update_webhook", error="max_attempts must be <= 6", backoff="exponential")
+    assert claims(reply, [call], language) == [Claim.NEUTRAL]

@@ -220,6 +220,32 @@ def test_a_status_said_of_records_the_call_never_named_describes_them(sentence):
     ).failure
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "INV-2291 was held back in October over a PO mismatch.",
+        "PR-88 timed out on the old runners, so we moved it to the new pool.",
+        "Order SO-4410 was unavailable in that colour all spring.",
+    ],
+)
+def test_what_happened_to_a_record_the_call_never_named_describes_it(sentence):
+    assert not reading(
+        sentence, lookup(0, "list_open_invoices", error="FORBIDDEN", customer="Harbor")
+    ).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I couldn't load INV-2291 or the others.",
+        "The invoice service timed out, so INV-2291 isn't shown.",
+    ],
+)
+def test_failure_of_the_request_is_reported_whatever_records_it_names(sentence):
+    call = lookup(0, "list_open_invoices", error="upstream timeout", customer="Harbor")
+    assert reading(sentence, call).failure
+
+
 def test_a_status_said_of_the_calls_own_record_reports_it():
     call = action(0, "charge_invoice", error="card_declined", invoice="INV-2291")
     assert reading("Invoice INV-2291 was declined by the bank.", call).failure
@@ -260,3 +286,35 @@ def test_saying_what_was_attempted_reports_that_it_did_not_come_off(sentence):
 )
 def test_a_thing_out_of_reach_reports_the_failure(sentence):
     assert reading(sentence, lookup(0, "read_document", error="No such file or directory")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The S3 upload timed out.", "On the 3rd the sync to the warehouse timed out."],
+)
+def test_a_short_code_or_a_date_before_the_failure_words_is_no_record(sentence):
+    assert reading(sentence, action(0, "sync_stock", error="upstream timeout")).failure
+
+
+@pytest.mark.parametrize(
+    ("sentence", "language"),
+    [
+        ("In the outage on 19 November the old policy kept retrying all night.", "en"),
+        ("Last week's outage on Feeder 12 is why the template mentions delays.", "en"),
+        ("The incident in March took the meters offline for two hours.", "en"),
+        ("Bei der Störung vom 19. November lief der Abgleich die ganze Nacht.", "de"),
+        ("Tijdens de storing van vorige week liep de wachtrij vol.", "nl"),
+        ("Durante il guasto del 19 novembre i contatori erano offline.", "it"),
+        ("En la caída del 19 de noviembre los avisos llegaron tarde.", "es"),
+        ("Pendant la panne du 19 novembre, les relevés sont arrivés en retard.", "fr"),
+        ("Na falha de 19 de novembro os avisos chegaram atrasados.", "pt"),
+    ],
+)
+def test_an_incident_told_with_its_date_reports_no_failure(sentence, language):
+    call = action(0, "update_webhook", error="max_attempts must be <= 6")
+    assert not reading(sentence, call, language).failure
+
+
+def test_an_outage_now_reports_the_failure():
+    call = action(0, "update_webhook", error="503 Service Unavailable")
+    assert reading("The webhook service has an outage right now.", call).failure

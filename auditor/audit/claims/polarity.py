@@ -165,7 +165,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         for cue_id, match in reading.failures:
             if _quotes(reading.cue_text, match, call.quoted_text):
                 continue
-            if _describes_records(unit, cue_id, call, reading):
+            if _describes_records(unit, cue_id, call, reading, match.start()):
                 continue
             if answers_empty and cue_id.endswith(NONE_FOUND):
                 empty = empty or cue_id  # "no record of it" after a rate limit: an answer
@@ -208,7 +208,19 @@ _IDENTITY_FAILURES = (
 _STATUS_WORDS = (".failure.error-words", ".failure.refused")
 
 
-def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading) -> bool:
+# Failure words that can also tell what happened to a record ("INV-2291 timed out", "a PO
+# mismatch"), unlike those whose subject is the assistant ("I couldn't", "I wasn't able to").
+_RECORD_EVENT_WORDS = (
+    *_STATUS_WORDS,
+    ".failure.timeout",
+    ".failure.unavailable",
+    ".failure.not-enough",
+)
+
+
+def _describes_records(
+    unit: Unit, cue_id: str, call: CallView, reading: Reading, at: int = 0
+) -> bool:
     """Do the failure words describe the subject matter rather than the call? A table's row
     ("412 — failed") describes a record unless it names what the call acted on; after an
     identity lookup, failure words that say nothing of who the person is describe their
@@ -218,6 +230,10 @@ def _describes_records(unit: Unit, cue_id: str, call: CallView, reading: Reading
     if cue_id.endswith(_STATUS_WORDS) and _new_values(unit, call):
         # "The purchase at Continente (62,40 €) was declined", "the smoke detector failed the
         # 11 March inspection": records and events the call did not name.
+        return True
+    if cue_id.endswith(_RECORD_EVENT_WORDS) and _names_other_record(reading.cue_text[:at], call):
+        # "INV-2291, which their AP team declined over a PO mismatch": a record the call
+        # never named, and then what happened to it.
         return True
     return (
         call.identity_tool
@@ -234,6 +250,19 @@ def _new_values(unit: Unit, call: CallView) -> bool:
         any(ch.isdigit() for ch in token) and token not in call.quoted_text and token not in error
         for token in unit.tokens
     )
+
+
+def _names_other_record(text: str, call: CallView) -> bool:
+    """Does ``text`` name a record id (``INV-2291``: letters and digits) that neither the
+    call's arguments, its error, its data nor the person's request held?"""
+    error = call.error_text.lower()
+    return any(
+        word not in call.quoted_text and word not in error
+        for word in map(str.lower, _RECORD_ID.findall(text))
+    )
+
+
+_RECORD_ID = re.compile(r"\b[A-Za-z]+[-_#]?\d{2,}[\w-]*")  # INV-2291, PR-88; not S3 or 3rd
 
 
 def _answers_empty(call: CallView) -> bool:
