@@ -192,3 +192,28 @@ def test_where_things_stand_now_claims_a_failed_write_was_done(call, reply, lang
 def test_an_opinion_of_what_was_asked_claims_nothing(reply, language):
     call = action(0, "update_webhook", error="max_attempts must be <= 6", backoff="exponential")
     assert claims(reply, [call], language) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Here's your 2027 schedule:\n\n| Course | Meets |\n|---|---|\n| CHEM 210 | MWF 9:00 |",
+        "These are your classes for 2027-spring:\n- CHEM 210, Monday\n- MATH 241, Tuesday",
+        "Your schedule for spring 2027 looks like this:\n1. CHEM 210\n2. MATH 241",
+    ],
+)
+def test_a_line_that_introduces_a_table_or_list_presents_what_a_failed_read_was_to_fetch(reply):
+    call = lookup(0, "get_schedule", error="unauthenticated", term="2027-spring")
+    assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I couldn't open your 2027 schedule. Here's what I can do:\n- try later\n- email it",
+        "Which 2027 schedule should I look up?\n- the draft one\n- the final one",
+    ],
+)
+def test_a_list_under_a_failure_or_a_question_presents_nothing(reply):
+    call = lookup(0, "get_schedule", error="unauthenticated", term="2027-spring")
+    assert claims(reply, [call]) != [Claim.SUCCESS]

@@ -65,3 +65,15 @@ def test_code_is_masked_for_cues_but_kept_for_the_person():
 )
 def test_a_title_or_abbreviation_does_not_end_a_sentence(text, language):
     assert {unit.sentence for unit in split_units(text, 1, 0, pack(language))} == {0}
+
+
+def test_a_line_ending_with_a_colon_introduces_the_list_or_table_under_it():
+    units = split_units("Open invoices:\n- INV-1\n\nNext steps: none.\n| a | b |", 1, 0, pack())
+    assert [(u.text, u.introduces) for u in units if u.text.endswith(":")] == [
+        ("Open invoices:", True)
+    ]
+
+
+def test_a_line_ending_with_a_colon_and_followed_by_prose_introduces_nothing():
+    units = split_units("Here's the plan:\nI will call them tomorrow.", 1, 0, pack())
+    assert not units[0].introduces

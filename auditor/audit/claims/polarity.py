@@ -102,7 +102,9 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             past
             or unit.heading
             or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
-            or bool(_INTRO_END.search(unit.text))
+            # a line that ends with a colon introduces; it presents what a list or table
+            # under it shows
+            or (bool(_INTRO_END.search(unit.text)) and not unit.introduces)
             or not unit.tokens
         ),
         # an item of a list that an offer or a question introduced ("Here are your options:")

@@ -109,6 +109,7 @@ class Unit:
     heading: bool = False  # a markdown heading or a line that is all bold: a title, not a claim
     table_row: bool = False  # a row of a markdown table: data shown, its cells name records
     listed_under: str = ""  # for a list item: the line that introduced the list ("Options:")
+    introduces: bool = False  # ends a line with a colon, and a list or table follows it
     tokens: frozenset[str] = frozenset()
     calls: set[int] = field(default_factory=set)
     direct: bool = False  # tied to its calls by its own words
@@ -128,12 +129,14 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         if not line.strip() or _TABLE_RULE.match(line):
             continue
         item = bool(_LIST_MARK.match(line))
+        table_row = _HEADING.sub("", _LIST_MARK.sub("", line)).count("|") >= 2
+        if (item or table_row) and units and units[-1].text.endswith(":"):
+            units[-1].introduces = True  # "Here's your schedule:" shows what follows
         if not item:
             intro = line if line.rstrip().endswith((":", "?")) else ""
         line = _LIST_MARK.sub("", line)
         heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
         line = _HEADING.sub("", line)
-        table_row = line.count("|") >= 2
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line)
