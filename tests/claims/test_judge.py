@@ -217,3 +217,23 @@ def test_a_line_that_introduces_a_table_or_list_presents_what_a_failed_read_was_
 def test_a_list_under_a_failure_or_a_question_presents_nothing(reply):
     call = lookup(0, "get_schedule", error="unauthenticated", term="2027-spring")
     assert claims(reply, [call]) != [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "LIN-311 (Crash when rotating on the checkout screen) is now assigned to you.",
+        'PAY-77 "Refund failed for EU cards" is assigned to you now.',
+        "#4412 (Login error on Safari) is assigned to you now.",
+    ],
+)
+def test_failure_words_in_a_title_beside_its_id_report_nothing(reply):
+    issue = reply.split()[0]  # the call acted on the issue the reply names
+    call = action(0, "assign_issue", error="FORBIDDEN", issue=issue, assignee="me")
+    assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+def test_failure_words_beside_an_id_outside_its_title_report_the_failure():
+    call = action(0, "assign_issue", error="FORBIDDEN", assignee="me")
+    reply = "LIN-311 (Crash when rotating) could not be assigned: permission denied."
+    assert claims(reply, [call]) == [Claim.FAILURE]

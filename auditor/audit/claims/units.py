@@ -19,6 +19,13 @@ _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
+# A record's id and then its title, in brackets or quotes ("LIN-311 (Crash when rotating …)"):
+# the title names the record, its words are no cue ("crash" reports nothing, "refund" is no verb).
+_TITLE_AFTER_ID = re.compile(
+    r"((?:\b[A-Za-z]+[-_#]?|#)\d{2,}\w*:?\s*)(?:\([^()]*\)|[\"“«][^\"”»]*[\"”»])"
+)
+
+
 _EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 
 
@@ -146,7 +153,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
             pieces = _clauses(sentence, contrast, boundary, concession)
             for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
                 clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
-                masked = _CODE_SPAN.sub(" ", clause)
+                masked = _TITLE_AFTER_ID.sub(r"\1 ", _CODE_SPAN.sub(" ", clause))
                 plain = _CODE_SPAN.sub(r"\1", clause).strip()
                 units.append(
                     Unit(
