@@ -103,6 +103,7 @@ _RESULT_START = re.compile(
 )
 _GROUP_ANSWER = re.compile(r"\(Y\)es/\(N\)o.*\[(?:Yes|No)\]:\s*\S*\s*$")
 _SEARCH_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
+_SEARCH_WORDS = "<<<<< SEARCH"  # in every line _SEARCH_HEAD matches
 _THINKING = re.compile(
     r"<thinking-content-(?P<tag>[0-9a-f]+)>.*?</thinking-content-(?P=tag)>\s*", re.S
 )
@@ -338,7 +339,8 @@ class _Session:
 
     def user(self, line: int, raw: str) -> None:
         """The person's input at ``line``: its ``####`` lines as they are."""
-        self._settle()
+        if self.not_conform is not None:
+            self._settle()
         text = _user_text(raw)
         stripped = text.strip()
         if stripped == "<blank>" or not stripped:
@@ -365,7 +367,8 @@ class _Session:
 
     def assistant(self, line: int, text: str) -> None:
         """The assistant's text at ``line``, stripped."""
-        self._settle()
+        if self.not_conform is not None:
+            self._settle()
         shown = _THINKING.sub("", text).strip() if "<thinking-content-" in text else text
         message = Message(
             role="assistant",
@@ -435,7 +438,7 @@ class _Session:
             call = ToolCall(
                 id=self._new_id(line),
                 name=EDIT_TOOL,
-                arguments={"path": _norm(path)} if path is not None else {},
+                arguments={"path": key} if path is not None else {},
                 line=line,
             )
             self.reply.edits[key] = call
@@ -520,11 +523,13 @@ def _block_files(text: str) -> list[str]:
     """The files a reply's SEARCH/REPLACE blocks name, in order (aider's own rule: the
     nearest of the three lines before ``<<<<<<< SEARCH`` that is not a fence, else the file
     of the block before)."""
-    lines = text.splitlines()
     files: list[str] = []
+    if _SEARCH_WORDS not in text:
+        return files
+    lines = text.splitlines()
     current: str | None = None
-    for index, line in enumerate(lines):
-        if not _SEARCH_HEAD.match(line.strip()):
+    for index in [at for at, line in enumerate(lines) if _SEARCH_WORDS in line]:
+        if not _SEARCH_HEAD.match(lines[index].strip()):
             continue
         for back in range(index - 1, max(index - 4, -1), -1):
             candidate = lines[back].strip()
