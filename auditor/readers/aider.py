@@ -128,8 +128,9 @@ def _tokens(strict: bool) -> re.Pattern[str]:
     person's input, an output (one line, or several up to aider's line break), with the lines
     right after it, and the assistant's text up to the next input or output line.
 
-    A line's ``[^\n]*+`` and the runs of lines that end a block are possessive: nothing after
-    them could match had they taken less, and the engine then keeps no place to go back to."""
+    The scan of a line's characters and the runs of lines that end a block are possessive
+    (``*+``): nothing after them could match had they taken less, so the engine keeps no
+    places to go back to."""
     end = r"(?=\n|\Z)"
     if strict:
         user = rf"####(?: [^\n]*+)?(?<=  ){end}"  # each input line ends with aider's break
@@ -255,8 +256,8 @@ def _next_header(text: str, offset: int) -> int:
 
 
 def _user_text(raw: str) -> str:
-    """The person's input without its ``####`` markers (the first line has its own and any
-    left after it taken off) and aider's line-break spaces."""
+    """The person's input without its ``####`` markers (the first line also without one the
+    person typed after it) and aider's line-break spaces."""
     raw = raw[5:] if raw.startswith("#### ") else raw[4:]
     if "\n" in raw:
         raw = "\n".join(
@@ -305,6 +306,7 @@ class _Reply:
         self.files: list[str] | None = None  # _block_files of the text, once asked for
 
     def block_files(self) -> list[str]:
+        """``_block_files`` of the reply's text, found once."""
         if self.files is None:
             self.files = _block_files(self.text)
         return self.files
