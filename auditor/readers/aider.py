@@ -47,7 +47,6 @@ text (interrupted at once, commands only, the model never answered): one count p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
@@ -87,15 +86,15 @@ _OUTPUT_ADDED = re.compile(r"^Added \d+ lines? of output to the chat\.$")
 _NOT_CONFORM = "The LLM did not conform to the edit format."
 _EDIT_ERRORS_URL = re.compile(r"^https://aider\.chat/docs/troubleshooting/edit-errors\.html$")
 _FAILED_MATCH = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!")
+# Each at the start of a line after spaces or tabs (``_line_start``): searched for by their
+# words, which is much faster than trying a ``^[ \t]*`` at every offset.
 _FAILED_FILE = re.compile(
-    r"^[ \t]*## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
+    r"## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
     r"(?P<path>.+)$",
     re.M,
 )
 _OTHERS_APPLIED = re.compile(
-    r"^[ \t]*# The other (?P<count>\d+) SEARCH/REPLACE blocks? (?:were|was) applied "
-    r"successfully\.",
-    re.M,
+    r"# The other (?P<count>\d+) SEARCH/REPLACE blocks? (?:were|was) applied successfully\."
 )
 # The output lines that can be results (the rest are status lines, passed over).
 _RESULT_START = re.compile(
@@ -104,6 +103,7 @@ _RESULT_START = re.compile(
 )
 _GROUP_ANSWER = re.compile(r"\(Y\)es/\(N\)o.*\[(?:Yes|No)\]:\s*\S*\s*$")
 _SEARCH_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
+_SEARCH_WORDS = "<<<<< SEARCH"  # in every line _SEARCH_HEAD matches
 _THINKING = re.compile(
     r"<thinking-content-(?P<tag>[0-9a-f]+)>.*?</thinking-content-(?P=tag)>\s*", re.S
 )
@@ -126,33 +126,37 @@ _BREAK_LINE = re.compile(r"  $", re.M)
 def _tokens(strict: bool) -> re.Pattern[str]:
     """One regular expression that cuts a session into blocks, in C: blank lines, the
     person's input, an output (one line, or several up to aider's line break), with the lines
-    right after it, and the assistant's text up to the next input or output line."""
+    right after it, and the assistant's text up to the next input or output line.
+
+    The scan of a line's characters and the runs of lines that end a block are possessive
+    (``*+``): nothing after them could match had they taken less, so the engine keeps no
+    places to go back to."""
     end = r"(?=\n|\Z)"
     if strict:
-        user = rf"####(?: [^\n]*)?(?<=  ){end}"  # each input line ends with aider's break
-        output = rf"(?:> [^\n]*(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
+        user = rf"####(?: [^\n]*+)?(?<=  ){end}"  # each input line ends with aider's break
+        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
     else:  # the line breaks were stripped: markers are read by their prefix alone
-        user = rf"####(?: [^\n]*)?{end}"
-        output = rf"(?:> [^\n]*|>[ \t]*){end}"
+        user = rf"####(?: [^\n]*+)?{end}"
+        output = rf"(?:> [^\n]*+|>[ \t]*){end}"
     stop = rf"(?:{output}|{user})"
     marked = rf">(?: |[ \t]*{end})"
     blank = rf"[ \t]*{end}"
-    follow = rf"(?:\n(?!{blank}|{marked}|{user})[^\n]*)*"  # lines right after an output
+    follow = rf"(?:\n(?!{blank}|{marked}|{user})[^\n]*+)*+"  # lines right after an output
     # Output lines that cannot be results (most of them: banner, tokens, questions, commits),
     # read as one run when no line follows the last of them.
     results = _RESULT_START.pattern
-    status = output.replace("> [^\\n]*", rf"> (?!{results}|https://aider\.chat/)[^\n]*", 1)
+    status = output.replace("> [^\\n]*+", rf"> (?!{results}|https://aider\.chat/)[^\n]*+", 1)
     multi = (
-        rf"> [^\n]*(?:(?:\n(?!{stop})[^\n]*)*?\n(?!{stop})[^\n]*(?<=  ){end}"
-        rf"|(?:\n(?!{stop})[^\n]*)*)"
+        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  ){end}"
+        rf"|(?:\n(?!{stop})[^\n]*+)*+)"
     )
     return re.compile(
         rf"(?:[ \t]*\n)*"  # the blank lines before a block
         rf"(?:(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
-        rf"|(?P<user>{user}(?:\n{user})*)"
+        rf"|(?P<user>{user}(?:\n{user})*+)"
         rf"|(?P<output>{output}{follow})"
         rf"|(?P<multi>{multi}{follow})"
-        rf"|(?P<text>[^\n]+(?:\n(?!{stop})[^\n]*)*))",
+        rf"|(?P<text>[^\n]++(?:\n(?!{stop})[^\n]*+)*+))",
         re.M,
     )
 
@@ -171,16 +175,17 @@ def read(path: Path, source: str) -> ReadResult:
     # breaks; markers are then read by their prefix alone.
     tokens = _STRICT if _BREAK_LINE.search(text) is not None else _LOOSE
     name = plain_name(path)
-    lines = _LineCounter(text)
     headers = _headers(text)
     first = headers[0][0] if headers else len(text)
     preamble = sum(1 for line in text[:first].split("\n") if line.strip())
     if preamble:
         result.pass_over(PREAMBLE, preamble)
     seen_ids: set[str] = set()
+    line, counted = 1, 0  # the line number at offset ``counted``
     for position, (start, stop, header) in enumerate(headers):
         end = headers[position + 1][0] if position + 1 < len(headers) else len(text)
-        line = lines.at(start)
+        line += text.count("\n", counted, start)
+        counted = start
         conversation_id = f"{name}#{header['time']}"
         if conversation_id in seen_ids:
             conversation_id = f"{conversation_id}@{line}"
@@ -193,30 +198,39 @@ def read(path: Path, source: str) -> ReadResult:
             metadata={"started_at": header["time"]},
         )
         session = _Session(conversation, result)
+        passed = session.passed
         for token in tokens.finditer(text, min(stop + 1, end), end):
             kind = token.lastgroup
             if kind is None:
                 continue
             begin = token.start(kind)
-            raw = token.group(kind)
             if kind == "run":
-                count = raw.count("\n") + 1
+                finish = token.end(kind)
+                count = text.count("\n", begin, finish) + 1
                 if session.not_conform is not None:  # its first line is the pending report
-                    first, _, raw = raw.partition("\n")
-                    session.take(_Block("output", lines.at(begin), first))
+                    line += text.count("\n", counted, begin)
+                    counted = begin
+                    newline = text.find("\n", begin, finish)
+                    session.output(line, text[begin : finish if newline < 0 else newline])
                     count -= 1
                 if count:
-                    session.passed[STATUS] = session.passed.get(STATUS, 0) + count
+                    passed[STATUS] = passed.get(STATUS, 0) + count
                 continue
-            if kind in ("output", "multi"):
-                if session.not_conform is None and not _RESULT_START.match(text, begin + 2):
-                    session.passed[STATUS] = session.passed.get(STATUS, 0) + 1
-                    continue  # an output with lines after it, or a multi-line one
-                kind = "output"
+            if (
+                kind in ("output", "multi")
+                and session.not_conform is None
+                and not _RESULT_START.match(text, begin + 2)
+            ):
+                passed[STATUS] = passed.get(STATUS, 0) + 1
+                continue  # an output with lines after it, or a multi-line one
+            line += text.count("\n", counted, begin)
+            counted = begin
             if kind == "text":
-                raw = raw.rstrip()
-                kind = "assistant"
-            session.take(_Block(kind, lines.at(begin), raw))
+                session.assistant(line, token.group(kind).strip())
+            elif kind == "user":
+                session.user(line, token.group(kind))
+            else:
+                session.output(line, token.group(kind))
         session.finish()
     return result
 
@@ -241,67 +255,61 @@ def _next_header(text: str, offset: int) -> int:
     return found + 1 if found >= 0 else -1
 
 
-class _LineCounter:
-    """1-based line numbers of offsets met in increasing order."""
-
-    def __init__(self, text: str):
-        self.text, self.offset, self.line = text, 0, 1
-
-    def at(self, offset: int) -> int:
-        if offset < self.offset:
-            self.offset, self.line = 0, 1
-        self.line += self.text.count("\n", self.offset, offset)
-        self.offset = offset
-        return self.line
-
-
-class _Block:
-    """A block of one session: the person's input, an output of aider's, or the assistant's
-    text; ``text`` is it without markers and aider's trailing line-break spaces."""
-
-    __slots__ = ("_text", "kind", "line", "raw")
-
-    def __init__(self, kind: str, line: int, raw: str):
-        self.kind, self.line, self.raw = kind, line, raw  # kind: user, assistant or output
-        self._text: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self._text is None:
-            raw = self.raw
-            if self.kind == "user":
-                raw = raw[5:] if raw.startswith("#### ") else raw[4:]
-                if "\n" in raw:  # each line without its marker
-                    raw = "\n".join(_unmark(line) for line in raw.split("\n"))
-                self._text = raw.rstrip()
-            elif self.kind == "output":
-                raw = raw[2:] if raw.startswith("> ") else raw[1:]
-                if "\n" in raw:
-                    raw = "\n".join(line.rstrip() for line in raw.split("\n"))
-                self._text = raw.strip()
-            else:
-                self._text = self.raw.strip()
-        return self._text
+def _user_text(raw: str) -> str:
+    """The person's input without its ``####`` markers (the first line also without one the
+    person typed after it) and aider's line-break spaces."""
+    raw = raw[5:] if raw.startswith("#### ") else raw[4:]
+    if "\n" in raw:
+        raw = "\n".join(
+            [
+                (
+                    row[5:]
+                    if row.startswith("#### ")
+                    else row[4:]
+                    if row.startswith("####")
+                    else row
+                ).rstrip()
+                for row in raw.split("\n")
+            ]
+        )
+    return raw.rstrip()
 
 
-def _unmark(line: str) -> str:
-    """A line of the person's input without its ``#### `` marker (the first line has none
-    left) and aider's line-break spaces."""
-    if line.startswith("####"):
-        line = line[5:] if line.startswith("#### ") else line[4:]
-    return line.rstrip()
+def _output_text(raw: str) -> str:
+    """An output of aider's without its ``>`` marker and its lines' trailing spaces."""
+    raw = raw[2:] if raw.startswith("> ") else raw[1:]
+    if "\n" in raw:
+        raw = "\n".join([row.rstrip() for row in raw.split("\n")])
+    return raw.strip()
+
+
+def _output_first(raw: str) -> str:
+    """The first line of ``_output_text(raw)``, stripped (without making the rest)."""
+    newline = raw.find("\n")
+    first = (raw if newline < 0 else raw[:newline])[2 if raw.startswith("> ") else 1 :].strip()
+    if first or newline < 0:
+        return first
+    return _output_text(raw).partition("\n")[0].strip()  # a blank first line
 
 
 # ----------------------------------------------------------------------------- one session
-@dataclass
 class _Reply:
     """An assistant reply and the calls made of what aider did with it."""
 
-    message: Message
-    text: str
-    edits: dict[str, ToolCall] = field(default_factory=dict)  # normalised path -> call
-    answered: set[str] = field(default_factory=set)  # ids of calls with a result
-    last_shell: ToolResult | None = None
+    __slots__ = ("answered", "edits", "files", "last_shell", "message", "text")
+
+    def __init__(self, message: Message, text: str):
+        self.message, self.text = message, text
+        self.edits: dict[str, ToolCall] = {}  # normalised path -> call
+        self.answered: set[str] = set()  # ids of calls with a result
+        self.last_shell: ToolResult | None = None
+        self.files: list[str] | None = None  # _block_files of the text, once asked for
+
+    def block_files(self) -> list[str]:
+        """``_block_files`` of the reply's text, found once."""
+        if self.files is None:
+            self.files = _block_files(self.text)
+        return self.files
 
 
 class _Session:
@@ -312,17 +320,9 @@ class _Session:
         self.replies = 0
         self.passed: dict[str, int] = {}
         self.calls = 0
-        self.not_conform: _Block | None = None  # "did not conform" awaiting its report
+        self.not_conform: int | None = None  # line of a "did not conform" awaiting its report
 
     # -- blocks
-    def take(self, block: _Block) -> None:
-        if block.kind == "user":
-            self._user(block)
-        elif block.kind == "assistant":
-            self._assistant(block)
-        else:
-            self._output(block)
-
     def finish(self) -> None:
         if self.not_conform is not None:
             self._failed_edits(self.not_conform, _NOT_CONFORM, [], 0)
@@ -339,9 +339,11 @@ class _Session:
     def _add(self, message: Message) -> None:
         self.conversation.messages.append(message)
 
-    def _user(self, block: _Block) -> None:
-        self._settle()
-        text = block.text
+    def user(self, line: int, raw: str) -> None:
+        """The person's input at ``line``: its ``####`` lines as they are."""
+        if self.not_conform is not None:
+            self._settle()
+        text = _user_text(raw)
         stripped = text.strip()
         if stripped == "<blank>" or not stripped:
             self._pass(BLANK_INPUT)
@@ -359,47 +361,47 @@ class _Session:
         self._add(
             Message(
                 role="user",
-                line=block.line,
+                line=line,
                 from_person=True,
-                parts=[TextPart(text=text, line=block.line)],
+                parts=[TextPart(text=text, line=line)],
             )
         )
 
-    def _assistant(self, block: _Block) -> None:
-        self._settle()
-        text = block.text
-        if "<thinking-content-" in text:
-            text = _THINKING.sub("", text).strip()
+    def assistant(self, line: int, text: str) -> None:
+        """The assistant's text at ``line``, stripped."""
+        if self.not_conform is not None:
+            self._settle()
+        shown = _THINKING.sub("", text).strip() if "<thinking-content-" in text else text
         message = Message(
             role="assistant",
-            line=block.line,
-            message_id=f"{self.conversation.id}@{block.line}",
-            parts=[TextPart(text=text, line=block.line)] if text else [],
+            line=line,
+            message_id=f"{self.conversation.id}@{line}",
+            parts=[TextPart(text=shown, line=line)] if shown else [],
         )
         self._add(message)
-        self.reply = _Reply(message=message, text=block.text)
+        self.reply = _Reply(message, text)
         self.replies += 1
 
-    def _output(self, block: _Block) -> None:
-        text = block.text
-        first = text.partition("\n")[0].strip()
+    def output(self, line: int, raw: str) -> None:
+        """An output of aider's at ``line`` that can be a result: its lines as they are."""
+        first = _output_first(raw)
         if self.not_conform is not None:
             if _EDIT_ERRORS_URL.match(first):
                 return  # part of the report
             if _FAILED_MATCH.match(first):
-                self._failed_match(block)
+                self._failed_match(line, _output_text(raw))
             else:
-                self._failed_edits(block, f"{_NOT_CONFORM}\n{text}", [], 0)
+                self._failed_edits(line, f"{_NOT_CONFORM}\n{_output_text(raw)}", [], 0)
             self.not_conform = None
             return
         if first == _NOT_CONFORM:
             if self.reply is None:
                 self._pass(UNPLACED)
             else:
-                self.not_conform = block
+                self.not_conform = line
             return
         if _FAILED_MATCH.match(first) and self.reply is not None:
-            self._failed_match(block)
+            self._failed_match(line, _output_text(raw))
             return
         edit = _APPLIED.match(first) or _SKIPPED.match(first)
         running = _RUNNING.match(first)
@@ -407,11 +409,11 @@ class _Session:
         if self.reply is None:
             self._pass(UNPLACED if edit or running else STATUS)
         elif edit:
-            self._edit_result(edit["path"], block.line, first, first.startswith("Skipping"))
+            self._edit_result(edit["path"], line, first, first.startswith("Skipping"))
         elif running:
-            self._shell(running["command"], block.line, first)
+            self._shell(running["command"], line, first)
         elif shell is not None and (_RUN_ERROR.match(first) or _OUTPUT_ADDED.match(first)):
-            shell.content = f"{shell.content}\n{text}"
+            shell.content = f"{shell.content}\n{_output_text(raw)}"
             if _RUN_ERROR.match(first):
                 shell.is_error = True
         else:
@@ -438,7 +440,7 @@ class _Session:
             call = ToolCall(
                 id=self._new_id(line),
                 name=EDIT_TOOL,
-                arguments={"path": _norm(path)} if path is not None else {},
+                arguments={"path": key} if path is not None else {},
                 line=line,
             )
             self.reply.edits[key] = call
@@ -468,17 +470,20 @@ class _Session:
         self.reply.message.parts.append(call)
         self.reply.last_shell = self._result(call, line, text, None)
 
-    def _failed_match(self, block: _Block) -> None:
-        text = block.text
+    def _failed_match(self, line: int, text: str) -> None:
         failed: list[str] = []
         for found in _FAILED_FILE.finditer(text):
-            if found["path"].strip() not in failed:
-                failed.append(found["path"].strip())
-        count = _OTHERS_APPLIED.search(text)
-        others = int(count["count"]) if count else 0
-        self._failed_edits(block, f"{_NOT_CONFORM}\n{text}", failed, others)
+            path = found["path"].strip()
+            if _line_start(text, found.start()) and path not in failed:
+                failed.append(path)
+        others = 0
+        for count in _OTHERS_APPLIED.finditer(text):
+            if _line_start(text, count.start()):
+                others = int(count["count"])
+                break
+        self._failed_edits(line, f"{_NOT_CONFORM}\n{text}", failed, others)
 
-    def _failed_edits(self, block: _Block, report: str, failed: list[str], others: int) -> None:
+    def _failed_edits(self, line: int, report: str, failed: list[str], others: int) -> None:
         """The reply's edits did not all apply: ``failed`` files failed (or, when the report
         names none, every edit of the reply without a result); the files of its other blocks
         applied when ``others`` says some did."""
@@ -491,20 +496,25 @@ class _Session:
         else:
             targets = [c for c in reply.edits.values() if c.id not in reply.answered]
             if not targets:
-                paths: list[str | None] = [*_block_files(reply.text)] or [None]
+                paths: list[str | None] = [*reply.block_files()] or [None]
                 targets = [self._edit_call(path) for path in paths]
         for call in targets:
             if call.id not in reply.answered:
-                self._result(call, block.line, report, True)
+                self._result(call, line, report, True)
         if others:
             failed_keys = {_norm(path) for path in failed}
             note = f"The other {others} SEARCH/REPLACE block(s) were applied successfully."
-            for path in _block_files(reply.text):
+            for path in reply.block_files():
                 if _norm(path) in failed_keys:
                     continue
                 call = self._edit_call(path)
                 if call.id not in reply.answered:
-                    self._result(call, block.line, note, False)
+                    self._result(call, line, note, False)
+
+
+def _line_start(text: str, offset: int) -> bool:
+    """Whether only spaces and tabs come before ``offset`` on its line."""
+    return not text[text.rfind("\n", 0, offset) + 1 : offset].strip(" \t")
 
 
 def _norm(path: str) -> str:
@@ -515,11 +525,13 @@ def _block_files(text: str) -> list[str]:
     """The files a reply's SEARCH/REPLACE blocks name, in order (aider's own rule: the
     nearest of the three lines before ``<<<<<<< SEARCH`` that is not a fence, else the file
     of the block before)."""
-    lines = text.splitlines()
     files: list[str] = []
+    if _SEARCH_WORDS not in text:
+        return files
+    lines = text.splitlines()
     current: str | None = None
-    for index, line in enumerate(lines):
-        if not _SEARCH_HEAD.match(line.strip()):
+    for index in [at for at, line in enumerate(lines) if _SEARCH_WORDS in line]:
+        if not _SEARCH_HEAD.match(lines[index].strip()):
             continue
         for back in range(index - 1, max(index - 4, -1), -1):
             candidate = lines[back].strip()
