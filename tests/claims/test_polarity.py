@@ -60,6 +60,8 @@ def test_an_obstacle_or_an_alternative_reports_the_failure(sentence):
     ("sentence", "language"),
     [
         ("Dr. Osei already has another patient at 10.", "en"),
+        ("Thursday afternoon is fully booked on the hygiene side.", "en"),
+        ("The studio is booked solid until March.", "en"),
         ("The studio has a conflicting booking on Thursday evening.", "en"),
         ("Frau Berger hat um 10 Uhr schon einen anderen Termin.", "de"),
         ("De monteur heeft dan al een andere afspraak.", "nl"),
