@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from builders import assistant, audit, call, chat, text_block, tool, user
 
 TIMEOUT = {"error": {"code": -32001, "message": "Request timed out"}}
@@ -438,3 +439,27 @@ def test_a_narrower_run_that_passes_does_not_recover_a_whole_run_that_failed():
         reply="All tests pass.",
     )
     assert rows["a"]["recovered"] is False
+
+
+@pytest.mark.parametrize(
+    "dates",
+    [
+        {"from": "2026-06-01", "to": "2026-06-30"},
+        {"start": "2026-06-01T09:00", "to": "2026-06-01T17:00Z"},
+    ],
+)
+def test_a_date_under_a_target_key_does_not_make_two_records_one(dates):
+    rows = audit(
+        chat(
+            user("freeze members 118 and 231 for June"),
+            assistant(
+                None,
+                call("a", "freeze_membership", member_id=118, **dates),
+                call("b", "freeze_membership", member_id=231, **dates),
+            ),
+            tool("a", json.dumps({"member_id": 118, "status": "frozen"})),
+            tool("b", text_block("Freeze rejected: outstanding balance"), isError=True),
+            assistant("Member 118 is frozen for June."),
+        )
+    )
+    assert rows["b"]["recovered"] is False

@@ -279,6 +279,9 @@ def _shares(a: set[str], b: set[str], share: float) -> bool:
     return smaller > 0 and len(a & b) / smaller >= share
 
 
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
+
+
 def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     """The target a call's arguments name: its target keys' values, paths, the program and
     subcommand of a shell command, what a read looks for and what a write puts in place."""
@@ -305,7 +308,8 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
             found.content |= set(words(text))
         elif norm in rules.query_keys:
             found.query |= set(words(text))
-        elif norm in rules.target_keys:
+        elif norm in rules.target_keys and not _DATE.match(text):
+            # a date under such a key is when, not what ("to": "2026-06-30" of a freeze)
             if "/" in text or _FILE_NAME.match(text):
                 found.paths.append(path_components(text))
             else:
