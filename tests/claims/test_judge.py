@@ -237,3 +237,24 @@ def test_failure_words_beside_an_id_outside_its_title_report_the_failure():
     call = action(0, "assign_issue", error="FORBIDDEN", assignee="me")
     reply = "LIN-311 (Crash when rotating) could not be assigned: permission denied."
     assert claims(reply, [call]) == [Claim.FAILURE]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Once you send me the pupil number, the meal will be cancelled.", "en"),
+        ("As soon as I have the pupil number, I'll cancel Friday's meal.", "en"),
+        ("Sobald Sie mir die Nummer schicken, wird das Essen für Freitag storniert.", "de"),
+        ("Dès que vous m'envoyez le numéro, le repas de vendredi sera annulé.", "fr"),
+        ("Zodra u het leerlingnummer stuurt, wordt de maaltijd geannuleerd.", "nl"),
+    ],
+)
+def test_an_action_that_follows_a_condition_has_not_been_done(reply, language):
+    call = action(0, "cancel_meal", error="Error: student_id required", day="friday")
+    assert claims(reply, [call], language) != [Claim.SUCCESS]
+
+
+def test_an_action_said_done_before_a_condition_is_a_claim():
+    call = action(0, "cancel_meal", error="Error: student_id required", day="friday")
+    reply = "I've cancelled Friday's meal; once the refund clears you'll see it."
+    assert claims(reply, [call]) == [Claim.SUCCESS]

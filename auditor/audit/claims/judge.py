@@ -146,7 +146,10 @@ def _decide(
             continue
         advice = unit.reading is not None and unit.reading.advice
         if not reading.identity and (
-            reading.question or reading.offer or ((reading.aside or advice) and not reading.success)
+            reading.question
+            or reading.offer
+            or ((reading.aside or advice) and not reading.success)
+            or _pending(unit, call)
         ):
             continue
         if (
@@ -227,6 +230,13 @@ CORRECTED_REQUEST = "puts a corrected request"
 
 
 ALTERNATIVE = ".failure.alternative"  # the cue family of something offered in place of it
+
+
+def _pending(unit: Unit, call: CallView) -> bool:
+    """Does the sentence say the call's action will be done once something happens ("once you
+    send the number, the meal will be cancelled")? Then it has not been done."""
+    reading = unit.reading
+    return reading is not None and reading.conditional and bool(reading.actions & call.actions)
 
 
 def _says_now(unit: Unit) -> bool:

@@ -73,12 +73,23 @@ class Reading:
     recounts: tuple[str, str] | None = None  # (cue id, thing) of "the CI log showed …"
     advice: bool = False  # advice or a tip for the person: no claim unless it says it was done
     result: bool = False  # says where things stand now ("it's with Jana now")
+    conditional: bool = False  # opens on a condition ("once you send the number, …")
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
     text = unit.cue_text
-    for cue in (*pack.of_kind("not_failure"), *pack.of_kind("hypothetical")):
-        text = cue.regex.sub(" ", text)  # "no errors", "if the service is down, …"
+    for cue in pack.of_kind("not_failure"):
+        text = cue.regex.sub(" ", text)  # "no errors", "0 failed"
+    # a sentence that opens on a condition ("Once you send the number, the meal is cancelled")
+    # says what will follow it
+    conditional = any(
+        not text[: found.start()].strip(" \t*_-–—(")
+        for cue in pack.of_kind("hypothetical")
+        for found in [cue.regex.search(text)]
+        if found
+    )
+    for cue in pack.of_kind("hypothetical"):
+        text = cue.regex.sub(" ", text)  # "if the service is down, …"
     past = any(c.regex.search(text) for c in pack.of_kind("past"))
     # The items of a list put to the person as a question or a condition ("If her card is
     # declined, what next? 1) retry in 3 days …") are choices, not reports.
@@ -122,6 +133,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
         advice=any(c.regex.search(text) for c in pack.of_kind("advice")),
         result=any(c.regex.search(text) for c in pack.of_kind("result")),
+        conditional=conditional,
         recounts=next(
             (
                 (c.id, found.group("thing"))
