@@ -31,3 +31,22 @@ def test_small_files_go_to_a_worker_together_and_a_span_alone(tmp_path: Path) ->
     work.append((6, Job(small, "s6", None)))
     grouped = [[index for index, _ in batch] for batch in batches(work)]
     assert grouped == [[0, 1, 2, 3, 4], [5], [6]]
+
+
+def test_a_folder_is_walked_in_sorted_path_order_as_its_files_are_reached(tmp_path: Path) -> None:
+    from auditor.run.inputs import expand
+
+    for name in ("b/x/1", "b c/2", "B/3", "a/.git/4", ".hidden/5", "sub/.aider.chat.history.md/6"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}\n")
+    for name in ("b.txt", "b-c", "a b", "a/b", ".h", ".aider.chat.history.md", "é", "Z"):
+        (tmp_path / name).write_text("{}\n")
+    (tmp_path / "to-b").symlink_to(tmp_path / "b")  # a link to a folder is not walked
+    (tmp_path / "to-b.txt").symlink_to(tmp_path / "b.txt")  # a link to a file is read
+    walked = expand([tmp_path])
+    assert next(walked) == (
+        tmp_path / ".aider.chat.history.md",
+        str(tmp_path / ".aider.chat.history.md"),
+    )
+    names = [str(Path(source).relative_to(tmp_path)) for _, source in walked]
+    assert names == ["B/3", "Z", "a/b", "a b", "b/x/1", "b c/2", "b-c", "b.txt", "to-b.txt", "é"]

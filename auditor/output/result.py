@@ -32,8 +32,9 @@ class ScanResult:
     # The scan's own tables as their parquet part files, in order: "calls" and "rejects" (an
     # incremental run carries and saves them part by part).
     part_files: dict[str, list[Path]] = field(default_factory=dict)
-    # What each source gave besides rows: conversations and passed_over (for the state file).
-    by_source: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # What each source gave besides rows, (conversations, passed_over), when the scan was asked
+    # for it (for the state file).
+    by_source: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict)
     # More summary sections: reading (incremental), suppressions, baseline, signatures.
     sections: dict[str, Any] = field(default_factory=dict)
     resolved: pl.DataFrame | None = None  # baseline findings gone in this scan

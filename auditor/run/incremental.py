@@ -33,6 +33,7 @@ before leaves the last state whole.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import os
@@ -188,39 +189,37 @@ def plan_reading(
     input_format: str | None,
 ) -> list[Plan]:
     """Decide for each input whether it is unchanged, appended to, or to be read whole."""
-    plans = []
-    for path, source in inputs:
-        old = state.files.get(source) if state.digest == current else None
-        if source == STDIN or path is None or not path.is_file():
-            plans.append(Plan(path, source, "whole", "standard input, a URL or no file"))
-            continue
-        if old is None:
-            if state.digest == NO_STATE:
-                why = "no state folder"
-            elif state.digest in ("", current):
-                why = "new file"
-            else:
-                why = "rules, code or settings changed"
-            plans.append(Plan(path, source, "whole", why, measure(path)))
-            continue
-        if same_stat(path.stat(), old):
-            plans.append(Plan(path, source, "unchanged", old=old))
-            continue
-        now = measure(path, old)
-        if now.size == old.size and now.sha256 == old.sha256:
-            plans.append(Plan(path, source, "unchanged", now=now, old=old))
-        elif now.size > old.size and now.starts_with_old:
-            reader = span_reader(path, input_format)
-            if reader is None:
-                why = "grew, and its format spans conversations over lines"
-                plans.append(Plan(path, source, "whole", why, now, old))
-            else:
-                span = Span(old.complete, now.size, old.complete_lines + 1)
-                job = Job(path, source, reader, span)
-                plans.append(Plan(path, source, "appended", "", now, old, job))
+    return [plan_file(path, source, state, current, input_format) for path, source in inputs]
+
+
+def plan_file(
+    path: Path | None, source: str, state: State, current: str, input_format: str | None
+) -> Plan:
+    """Decide whether one input is unchanged, appended to, or to be read whole."""
+    old = state.files.get(source) if state.digest == current else None
+    if source == STDIN or path is None or not path.is_file():
+        return Plan(path, source, "whole", "standard input, a URL or no file")
+    if old is None:
+        if state.digest == NO_STATE:
+            why = "no state folder"
+        elif state.digest in ("", current):
+            why = "new file"
         else:
-            plans.append(Plan(path, source, "whole", "changed", now, old))
-    return plans
+            why = "rules, code or settings changed"
+        return Plan(path, source, "whole", why, measure(path))
+    if same_stat(path.stat(), old):
+        return Plan(path, source, "unchanged", old=old)
+    now = measure(path, old)
+    if now.size == old.size and now.sha256 == old.sha256:
+        return Plan(path, source, "unchanged", now=now, old=old)
+    if now.size > old.size and now.starts_with_old:
+        reader = span_reader(path, input_format)
+        if reader is None:
+            why = "grew, and its format spans conversations over lines"
+            return Plan(path, source, "whole", why, now, old)
+        span = Span(old.complete, now.size, old.complete_lines + 1)
+        return Plan(path, source, "appended", "", now, old, Job(path, source, reader, span))
+    return Plan(path, source, "whole", "changed", now, old)
 
 
 def same_stat(stat: os.stat_result, old: FileState) -> bool:
@@ -287,6 +286,20 @@ def scan_and_stage(
     commits it once the run's outputs are written (or discards it), so that a run that cannot
     write its outputs leaves the state as it was."""
     rules = rules or load_rules(rules_dir)
+    audit = functools.partial(
+        scan,
+        rules=rules,
+        input_format=input_format,
+        redact=redact,
+        redact_emails=redact_emails,
+        redact_entropy=redact_entropy,
+        jobs=jobs,
+        progress=progress,
+        engine=engine,
+        scheduler=scheduler,
+    )
+    if state_dir is None:
+        return _read_whole(paths, audit, input_format), None
     settings = {
         "input_format": input_format,
         "redact": redact,
@@ -294,36 +307,23 @@ def scan_and_stage(
         "redact_entropy": redact_entropy,
         "redaction": patterns_digest(),  # a newer detect-secrets masks more
     }
-    inputs = list(expand(paths))
-    folder = Path(state_dir) if state_dir is not None else None
-    state = load_state(folder) if folder is not None else State(digest=NO_STATE)
+    folder = Path(state_dir)
+    state = load_state(folder)
     current = digest(rules, settings)
-    plans = plan_reading(inputs, state, current, input_format)
-    to_read = [p.source for p in plans if p.action != "unchanged"]
-    preset = {p.source: p.job for p in plans if p.job is not None}
-    result = scan(
-        to_read,
-        rules=rules,
-        input_format=input_format,
-        redact=redact,
-        redact_emails=redact_emails,
-        redact_entropy=redact_entropy,
-        jobs=jobs,
-        preset=preset,
-        progress=progress,
-        engine=engine,
-        scheduler=scheduler,
+    plans = plan_reading(expand(paths), state, current, input_format)
+    result = audit(
+        [p.source for p in plans if p.action != "unchanged"],
+        preset={p.source: p.job for p in plans if p.job is not None},
         # The state keeps each file's own rows, calls read again from another file among
         # them: when the file read first is deleted or rewritten, the next night carries them.
-        keep_repeated=folder is not None,
+        keep_repeated=True,
+        by_source=True,
     )
     # The merged tables are written here, so that saving the new state cannot change them.
     merged_parts = tempfile.TemporaryDirectory(prefix="auditor-merged-")
     merged = _merge(plans, result, folder, state, Path(merged_parts.name))
-    merged.sections["reading"]["state"] = str(folder) if folder is not None else None
+    merged.sections["reading"]["state"] = str(folder)
     merged.parts = (result.parts, merged_parts)
-    if folder is None:
-        return merged, None
     update = stage_state(folder, current, plans, merged)
     try:
         repeated = leave_out_repeated(merged.part_files["calls"])
@@ -333,6 +333,47 @@ def scan_and_stage(
     if repeated:
         merged.passed_over[REPEATED] = repeated
     return merged, update
+
+
+def _read_whole(
+    paths: Iterable[str | Path], audit: Callable[..., ScanResult], input_format: str | None
+) -> ScanResult:
+    """A scan without a state folder: every file read whole, and the ``reading`` section
+    counted as each is planned, so that nothing is held per file (a log folder can hold
+    100,000 sessions)."""
+    state = State(digest=NO_STATE)
+    reading = _reading()
+
+    def count(path: Path | None, source: str) -> None:
+        _count(reading, plan_file(path, source, state, NO_STATE, input_format))
+
+    result = audit(paths, each_input=count)
+    reading["state"] = None
+    return dataclasses.replace(result, sections={**result.sections, "reading": reading})
+
+
+def _reading() -> dict[str, Any]:
+    """The summary's ``reading`` section of a scan that has read nothing yet."""
+    return {
+        "files_unchanged": 0,
+        "files_appended": 0,
+        "files_read_whole": 0,
+        "read_whole_because": {},
+        "bytes_read": 0,
+        "lines_read": 0,
+    }
+
+
+def _count(reading: dict[str, Any], p: Plan) -> None:
+    """One file's plan counted in the ``reading`` section: how it was read, bytes and lines."""
+    reading[f"files_{p.action if p.action != 'whole' else 'read_whole'}"] += 1
+    if p.action == "whole":
+        why = reading["read_whole_because"]
+        why[p.why] = why.get(p.why, 0) + 1
+    if p.now is not None and p.action != "unchanged":
+        start = p.old.complete if p.action == "appended" and p.old else 0
+        reading["bytes_read"] += p.now.size - start
+        reading["lines_read"] += p.now.new_lines if p.action == "appended" else p.now.lines
 
 
 def _keep_old(plans: list[Plan]) -> pl.Expr:
@@ -442,7 +483,7 @@ def _carry(
 
 
 def _merge(
-    plans: list[Plan], result: ScanResult, folder: Path | None, state: State, to: Path
+    plans: list[Plan], result: ScanResult, folder: Path, state: State, to: Path
 ) -> ScanResult:
     if any(p.action in ("unchanged", "appended") for p in plans):
         interleave = _in_old_order(plans, state)
@@ -463,49 +504,31 @@ def _merge(
         # Nothing carried from an earlier run: the scan's own tables, streamed as they are.
         calls, rejects = result.lazy_calls, result.lazy_rejects
         part_files = result.part_files
-    repeated = result.passed_over.get(REPEATED, 0)  # a scan without a state left them out
-
     conversations = 0
     skipped: list[tuple[str, str]] = []
     passed_over: dict[str, int] = {}
-    reading: dict[str, Any] = {
-        "files_unchanged": 0,
-        "files_appended": 0,
-        "files_read_whole": 0,
-        "read_whole_because": {},
-        "bytes_read": 0,
-        "lines_read": 0,
-    }
+    reading = _reading()
+    read_skipped = dict(result.skipped)
     for p in plans:
-        got = result.by_source.get(p.source, {"conversations": 0, "passed_over": {}})
-        read_skipped = dict(result.skipped).get(p.source)
+        got = result.by_source.get(p.source, (0, {}))
         if p.action == "unchanged":
             assert p.old is not None
             mine = (p.old.conversations, p.old.passed_over, p.old.skipped)
         elif p.action == "appended":
             assert p.old is not None
             counts = dict(p.old.passed_over)
-            for reason, n in got["passed_over"].items():
+            for reason, n in got[1].items():
                 counts[reason] = counts.get(reason, 0) + n
-            mine = (p.old.conversations + got["conversations"], counts, p.old.skipped)
+            mine = (p.old.conversations + got[0], counts, p.old.skipped)
         else:
-            mine = (got["conversations"], got["passed_over"], read_skipped)
+            mine = (*got, read_skipped.get(p.source))
         conversations += mine[0]
         for reason, n in mine[1].items():
             passed_over[reason] = passed_over.get(reason, 0) + n
         if mine[2]:
             skipped.append((p.source, mine[2]))
         p.counts = mine
-        reading[f"files_{p.action if p.action != 'whole' else 'read_whole'}"] += 1
-        if p.action == "whole":
-            why = reading["read_whole_because"]
-            why[p.why] = why.get(p.why, 0) + 1
-        if p.now is not None and p.action != "unchanged":
-            start = p.old.complete if p.action == "appended" and p.old else 0
-            reading["bytes_read"] += p.now.size - start
-            reading["lines_read"] += p.now.new_lines if p.action == "appended" else p.now.lines
-    if repeated:
-        passed_over[REPEATED] = repeated
+        _count(reading, p)
     return dataclasses.replace(
         result,
         lazy_calls=calls,

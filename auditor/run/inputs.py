@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import shutil
 import sys
 import tempfile
@@ -24,8 +25,39 @@ def _visible_parts(parts: Iterable[str]) -> bool:
     )
 
 
-def _visible(path: Path, root: Path) -> bool:
-    return _visible_parts(path.relative_to(root).parts)
+def _walk(folder: Path) -> Iterator[Path]:
+    """The visible files under ``folder`` in the order of ``sorted(folder.rglob("*"))``, found
+    as they are reached: a folder's entries sorted by name, each folder walked where its name
+    falls, hidden folders and symbolic links to folders not entered. Only the names of the
+    folders on the way are held, not a path for every file of a log folder of 100,000
+    sessions. A folder that cannot be listed (no permission, removed meanwhile) gives nothing."""
+    try:
+        with os.scandir(folder) as entries:
+            folders = set()
+            names = []
+            for entry in entries:
+                names.append(entry.name)
+                if _is_folder(entry):
+                    folders.add(entry.name)
+    except OSError:
+        return
+    names.sort()
+    for name in names:
+        if name in folders:
+            if not name.startswith("."):
+                yield from _walk(folder / name)
+        elif not name.startswith(".") or name in HIDDEN_TRANSCRIPTS:
+            child = folder / name
+            if child.is_file():
+                yield child
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """A folder to walk into (a symbolic link to one is not, as with ``rglob``)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
@@ -40,9 +72,8 @@ def expand(paths: Iterable[str | Path]) -> Iterator[tuple[Path | None, str]]:
         elif str(given) == STDIN:
             yield path, STDIN
         elif path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and _visible(child, path):
-                    yield child, str(child)
+            for child in _walk(path):
+                yield child, str(child)
         else:
             yield path, str(given)
 

@@ -30,32 +30,36 @@ def plan(
     input_format: str | None,
     span_bytes: int,
     preset: Mapping[str, Job] | None = None,
-) -> list[Job]:
-    """Jobs for the inputs: large plain files of a one-conversation-per-line format are cut at
-    line boundaries into spans of about ``span_bytes``; other files are one job each. A source
-    in ``preset`` gets that job (an incremental scan reads only the appended part of a file)."""
-    jobs: list[Job] = []
+    *,
+    lines: bool = True,
+) -> Iterator[Job]:
+    """Jobs for the inputs, as they come: large plain files of a one-conversation-per-line
+    format are cut at line boundaries into spans of about ``span_bytes``; other files are one
+    job each. A source in ``preset`` gets that job (an incremental scan reads only the appended
+    part of a file). Without ``lines`` the spans' first lines are not counted (0): enough to
+    count the jobs and their bytes without reading every large file."""
     for path, source in inputs:
         if preset and source in preset:
-            jobs.append(preset[source])
+            yield preset[source]
             continue
         if path is None:
-            jobs.append(Job(path, source, input_format))
+            yield Job(path, source, input_format)
             continue
         try:
             reader = span_reader(path, input_format) if path.stat().st_size > span_bytes else None
         except Exception:  # the worker reports what is wrong with this file
             reader = None
         if reader is None:
-            jobs.append(Job(path, source, input_format))
+            yield Job(path, source, input_format)
         else:
-            jobs.extend(Job(path, source, reader, span) for span in cut_spans(path, span_bytes))
-    return jobs
+            for span in cut_spans(path, span_bytes, lines):
+                yield Job(path, source, reader, span)
 
 
-def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
+def cut_spans(path: Path, span_bytes: int, lines: bool = True) -> Iterator[Span]:
     """Spans of about ``span_bytes`` that start and end at line boundaries, with the number of
-    the line each starts at (counted, so that rows and rejects keep their real line numbers)."""
+    the line each starts at (counted, so that rows and rejects keep their real line numbers;
+    0 without ``lines``)."""
     size = path.stat().st_size
     start, line = 0, 1
     with open(path, "rb") as handle:
@@ -64,11 +68,12 @@ def cut_spans(path: Path, span_bytes: int) -> Iterator[Span]:
             if handle.tell() < size:
                 handle.readline()  # on to the end of the line the cut fell in
             end = handle.tell()
-            yield Span(start, end, line)
-            handle.seek(start)
-            remaining = end - start
-            while remaining:
-                block = handle.read(min(remaining, 8 << 20))
-                line += block.count(b"\n")
-                remaining -= len(block)
+            yield Span(start, end, line if lines else 0)
+            if lines:
+                handle.seek(start)
+                remaining = end - start
+                while remaining:
+                    block = handle.read(min(remaining, 8 << 20))
+                    line += block.count(b"\n")
+                    remaining -= len(block)
             start = end

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import tempfile
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
@@ -30,17 +29,88 @@ from auditor.run.worker import (
     start_worker,
 )
 
+Audited = Iterator[tuple[tuple[int, Job], PartAudit]]  # each numbered job with its audit
 
-def _counted(
-    audits: Iterable[PartAudit], progress: Callable[[int, int], None] | None, work: list
-) -> list[PartAudit]:
-    """The audits as they finish, telling ``progress(done, total)`` after each."""
-    done: list[PartAudit] = []
-    for audit in audits:
-        done.append(audit)
-        if progress is not None:
-            progress(len(done), len(work))
-    return done
+
+def _in_order(
+    work: Iterable[tuple[int, Job]], rules: RuleSet, redactor: Redactor, parts: Path
+) -> Audited:
+    """``audit_jobs`` in this process, each audit with its job (held until then: a batch)."""
+    held: deque[tuple[int, Job]] = deque()
+
+    def remembered() -> Iterator[tuple[int, Job]]:
+        for numbered in work:
+            held.append(numbered)
+            yield numbered
+
+    for audit in audit_jobs(remembered(), rules, redactor, parts):
+        yield held.popleft(), audit
+
+
+IN_FLIGHT = 4  # batches sent to the workers ahead of the one awaited, per worker
+
+
+def _in_workers(
+    work: Iterable[tuple[int, Job]], jobs: int, rules: RuleSet, redactor: Redactor, parts: Path
+) -> Audited:
+    """The jobs audited in ``jobs`` spawned processes, a batch at a time, in order; only the
+    batches on their way are held, not one for every file of the scan."""
+    # Spawned, not forked: the parent has polars' thread pool running, and a forked child of a
+    # threaded process can deadlock.
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=start_worker,
+        initargs=(rules, redactor, parts),
+    ) as pool:
+        sent: deque[tuple[list[tuple[int, Job]], Future[list[PartAudit]]]] = deque()
+
+        def oldest() -> Audited:
+            batch, future = sent.popleft()
+            return zip(batch, future.result(), strict=True)
+
+        try:
+            for batch in batches(work):
+                sent.append((batch, pool.submit(audit_in_worker, batch)))
+                if len(sent) > IN_FLIGHT * jobs:
+                    yield from oldest()
+            while sent:
+                yield from oldest()
+        finally:
+            for _, future in sent:
+                future.cancel()
+
+
+@dataclass
+class _Gave:
+    """What the jobs gave besides rows, as they are audited: the totals of the summary, each
+    skipped file, and per source (for the state file, when asked) its conversations and lines
+    passed over. The parts are kept only when they hold rows: with consecutive small jobs
+    written together, one in a batch of files."""
+
+    by_source: dict[str, tuple[int, dict[str, int]]] | None
+    conversations: int = 0
+    passed_over: Counter[str] = field(default_factory=Counter)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    parts: dict[str, tuple[list[int], list[int]]] = field(
+        default_factory=lambda: {"calls": ([], []), "rejects": ([], [])}
+    )
+
+    def add(self, index: int, job: Job, audit: PartAudit) -> None:
+        self.conversations += audit.conversations
+        self.passed_over.update(audit.passed_over)
+        if self.by_source is not None:
+            conversations, passed_over = self.by_source.get(job.source, (0, {}))
+            for reason, n in audit.passed_over.items():
+                passed_over[reason] = passed_over.get(reason, 0) + n
+            self.by_source[job.source] = (conversations + audit.conversations, passed_over)
+        if audit.skipped and job.span is None:
+            self.skipped.append((job.source, audit.skipped))
+        for table, rows in (("calls", audit.calls), ("rejects", audit.rejects)):
+            if rows:
+                numbers, held = self.parts[table]
+                numbers.append(index)
+                held.append(rows)
 
 
 def scan(
@@ -60,6 +130,8 @@ def scan(
     engine: str = "local",
     scheduler: str | None = None,
     keep_repeated: bool = False,
+    by_source: bool = False,
+    each_input: Callable[[Path | None, str], None] | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
@@ -72,65 +144,79 @@ def scan(
     ``progress(done, total)`` is told after each file or span is audited. ``engine="dask"``
     runs the same audit on the Dask cluster at ``scheduler`` (a local one when None).
     ``keep_repeated`` keeps the calls read again from another file (an incremental scan leaves
-    them out after merging in the rows it carries).
+    them out after merging in the rows it carries). ``by_source`` keeps what each source gave
+    besides rows, for an incremental scan's state file. ``each_input(file, source)`` is told of
+    each input as it is planned (the file is None for a URL).
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails, entropy=redact_entropy)
-    inputs = list(expand(paths))
-    stdin_copy = copy_of_stdin() if any(source == STDIN for _, source in inputs) else None
-    inputs = [(stdin_copy if source == STDIN else path, source) for path, source in inputs]
+    paths = list(paths)
+    # Standard input is saved before anything is read, as it can be read once.
+    stdin_copy = copy_of_stdin() if any(str(given) == STDIN for given in paths) else None
+    files = 0
+
+    def inputs(reading: bool = False) -> Iterator[tuple[Path | None, str]]:
+        """The inputs, walked afresh each time; on the pass that reads them (``reading``),
+        counted as the scan's files and told to ``each_input``."""
+        nonlocal files
+        for path, source in expand(paths):
+            if reading:
+                files += 1
+                if each_input is not None:
+                    each_input(path, source)
+            yield (stdin_copy if source == STDIN else path), source
+
     parts_dir = tempfile.TemporaryDirectory(prefix="auditor-parts-", dir=work_dir)
     parts = Path(parts_dir.name)
+    # Nothing is held per file: the folders are walked again as the jobs are audited, and
+    # what each job gave is added up as it comes (a log folder can hold 100,000 sessions).
+    gave = _Gave(by_source={} if by_source else None)
     try:
-        work = list(enumerate(plan(inputs, input_format, span_bytes, preset)))
-        size = sum(job_bytes(job) for _, job in work)
+        work: Iterable[tuple[int, Job]] = enumerate(
+            plan(inputs(reading=True), input_format, span_bytes, preset)
+        )
+        total = size = 0
         if engine == "dask":
-            audits = _counted(
-                dask_engine.run(work, rules, redactor, parts, scheduler), progress, work
+            work = list(work)
+            total = len(work)
+            audited: Audited = zip(
+                work, dask_engine.run(work, rules, redactor, parts, scheduler), strict=True
             )
-        elif jobs > 1 and len(work) > 1 and size >= PARALLEL_MIN_BYTES:
-            # Spawned, not forked: the parent has polars' thread pool running, and a forked
-            # child of a threaded process can deadlock.
-            with ProcessPoolExecutor(
-                max_workers=jobs,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_worker,
-                initargs=(rules, redactor, parts),
-            ) as pool:
-                done = pool.map(audit_in_worker, batches(work), chunksize=1)
-                audits = _counted(itertools.chain.from_iterable(done), progress, work)
         else:
-            audits = _counted(audit_jobs(work, rules, redactor, parts), progress, work)
+            if progress is not None or jobs > 1:
+                # The jobs counted and sized first, for the progress bar and for whether to
+                # start processes; a large file's spans are found without counting its lines.
+                for job in plan(inputs(), input_format, span_bytes, preset, lines=False):
+                    total += 1
+                    size += job_bytes(job)
+            if jobs > 1 and total > 1 and size >= PARALLEL_MIN_BYTES:
+                audited = _in_workers(work, jobs, rules, redactor, parts)
+            else:
+                audited = _in_order(work, rules, redactor, parts)
+        for done, ((index, job), audit) in enumerate(audited, 1):
+            gave.add(index, job, audit)
+            if progress is not None:
+                progress(done, total)
     finally:
         if stdin_copy is not None:
             stdin_copy.unlink(missing_ok=True)
-    skipped: list[tuple[str, str]] = []
-    passed_over: Counter[str] = Counter()
-    by_source: dict[str, dict[str, Any]] = {}
-    for (_, job), audit in zip(work, audits, strict=True):
-        mine = by_source.setdefault(job.source, {"conversations": 0, "passed_over": Counter()})
-        mine["conversations"] += audit.conversations
-        mine["passed_over"].update(audit.passed_over)
-        passed_over.update(audit.passed_over)
-        if audit.skipped and job.span is None:
-            skipped.append((job.source, audit.skipped))
     # The tables are read from the parts themselves, as often as a summary or a writer needs:
     # each part is small (a file or a span, small ones merged), where one large file would be
     # read ahead of its writer by more as it grows.
-    numbers = [index for index, _ in work]
-    calls_parts = settle(parts, "calls", numbers, [a.calls for a in audits])
+    calls_parts = settle(parts, "calls", *gave.parts["calls"])
+    passed_over = gave.passed_over
     repeated = 0 if keep_repeated else leave_out_repeated(calls_parts)
     if repeated:
         passed_over[REPEATED] += repeated
-    rejects_parts = settle(parts, "rejects", numbers, [a.rejects for a in audits])
+    rejects_parts = settle(parts, "rejects", *gave.parts["rejects"])
     return ScanResult(
         lazy_calls=pl.scan_parquet(calls_parts, schema=CALLS_SCHEMA),
         lazy_rejects=pl.scan_parquet(rejects_parts, schema=REJECTS_SCHEMA),
-        files=len(inputs),
-        conversations=sum(a.conversations for a in audits),
-        skipped=skipped,
+        files=files,
+        conversations=gave.conversations,
+        skipped=gave.skipped,
         passed_over=dict(passed_over),
         parts=parts_dir,
-        by_source=by_source,
+        by_source=gave.by_source or {},
         part_files={"calls": calls_parts, "rejects": rejects_parts},
     )
