@@ -463,3 +463,27 @@ def test_a_date_under_a_target_key_does_not_make_two_records_one(dates):
         )
     )
     assert rows["b"]["recovered"] is False
+
+
+@pytest.mark.parametrize(
+    ("failed", "later"),
+    [
+        # failed calls whose impact no rule names: their actions tell them apart
+        (("attach_documents", {"files": ["a.jpg"]}), ("send_confirmation_email", {})),
+        (("attach_receipt", {"file": "r.pdf"}), ("notify_customer", {})),
+        (("share_folder", {"with": "adjuster"}), ("post_comment", {"text": "Shared"})),
+    ],
+)
+def test_another_action_on_the_same_record_does_not_recover_a_call(failed, later):
+    (name, arguments), (other, other_arguments) = failed, later
+    rows = audit(
+        chat(
+            user("attach the photos to claim SIN-20931 and confirm by email"),
+            assistant(None, call("a", name, claim_id="SIN-20931", **arguments)),
+            tool("a", text_block("quota exceeded for claim SIN-20931"), isError=True),
+            assistant(None, call("b", other, claim_id="SIN-20931", **other_arguments)),
+            tool("b", json.dumps({"sent": True})),
+            assistant("A confirmation for SIN-20931 is on its way."),
+        )
+    )
+    assert rows["a"]["recovered"] is False

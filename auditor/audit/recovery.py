@@ -137,15 +137,15 @@ def recover(
         for other in slots:
             if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
-            if slot.impact == "write" and (
-                (other.position < _ready(slot) and not _twin(slot, other))
-                or _other_actions(actions_of(slot), actions_of(other))
-            ):
+            if _other_actions(actions_of(slot), actions_of(other)):
+                # Another action on the same record (assigning the issue it failed to add to a
+                # sprint, mailing a confirmation for a claim whose photos failed to attach) does
+                # not do what the failed call tried, whatever impact the rules gave either.
+                continue
+            if slot.impact == "write" and other.position < _ready(slot) and not _twin(slot, other):
                 # A write is recovered by a call doing the same action on the same record: a
                 # retry made once its failure was known, or a duplicate sent beside it. Not by
-                # a call beside it for another item (the same tool for another SKU), nor by
-                # another change of the same record (assigning the issue it failed to add to a
-                # sprint).
+                # a call beside it for another item (the same tool for another SKU).
                 continue
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group
