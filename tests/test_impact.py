@@ -1,6 +1,7 @@
 """The impact column: what a failed call would have done, and writes ranked above reads."""
 
 import polars as pl
+import pytest
 from builders import assistant, audit, call, chat, rules, text_block, tool, user
 
 from auditor.audit.impact import Impact, impact_of, ranked
@@ -23,6 +24,17 @@ def test_a_tool_named_for_a_change_is_a_write():
     assert impact("update_ticket") == Impact.WRITE
     assert impact("slack_post_message") == Impact.WRITE
     assert impact("mcp__stripe__createRefund") == Impact.WRITE
+
+
+@pytest.mark.parametrize(
+    "name", ["attach_documents", "share_folder", "forward_document", "freeze_membership"]
+)
+def test_a_tool_named_for_an_action_replies_have_verbs_for_is_a_write(name):
+    assert impact(name) == Impact.WRITE
+
+
+def test_a_lookup_of_a_thing_named_for_an_action_is_a_read():
+    assert impact("get_share_link") == Impact.READ
 
 
 def test_a_tool_named_for_a_lookup_is_a_read():
