@@ -258,3 +258,23 @@ def test_an_action_said_done_before_a_condition_is_a_claim():
     call = action(0, "cancel_meal", error="Error: student_id required", day="friday")
     reply = "I've cancelled Friday's meal; once the refund clears you'll see it."
     assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Sorry, the Acer palmatum is out of stock at the moment.", "en"),
+        ("Helaas, Japanse esdoorns hebben we op dit moment niet op voorraad.", "nl"),
+        ("Leider ist der Fächerahorn nicht mehr auf Lager.", "de"),
+        ("L'érable du Japon est en rupture de stock pour le moment.", "fr"),
+        ("Lo siento, el arce japonés está fuera de stock ahora mismo.", "es"),
+    ],
+)
+def test_no_stock_after_a_stock_check_that_failed_presents_an_answer(reply, language):
+    call = lookup(0, "check_stock", error="MCP error -32000: Connection closed", sku="ACER-P")
+    assert claims(reply, [call], language) == [Claim.SUCCESS]
+
+
+def test_no_stock_after_an_order_that_failed_reports_the_failure():
+    call = action(0, "place_order", error="409 Conflict: insufficient stock", sku="ACER-P")
+    assert claims("Sorry, the Acer palmatum is out of stock.", [call]) == [Claim.FAILURE]
