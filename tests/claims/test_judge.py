@@ -278,3 +278,18 @@ def test_no_stock_after_a_stock_check_that_failed_presents_an_answer(reply, lang
 def test_no_stock_after_an_order_that_failed_reports_the_failure():
     call = action(0, "place_order", error="409 Conflict: insufficient stock", sku="ACER-P")
     assert claims("Sorry, the Acer palmatum is out of stock.", [call]) == [Claim.FAILURE]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("A Dal Vrij pass might be cheaper if you only travel now and then.", "en"),
+        ("Dan is een Dal Vrij-abonnement misschien voordeliger.", "nl"),
+        ("Ein Dal-Vrij-Abo wäre für Sie vielleicht günstiger.", "de"),
+        ("Un abbonamento Dal Vrij forse sarebbe più conveniente.", "it"),
+        ("Un abono Dal Vrij quizás le salga más barato.", "es"),
+    ],
+)
+def test_a_hedged_comparison_recommends_it_claims_nothing(reply, language):
+    call = action(0, "cancel_pass", error="503 Service Unavailable", pass_type="Dal Vrij")
+    assert claims(reply, [call], language) == [Claim.NEUTRAL]
