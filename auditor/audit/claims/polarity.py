@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.identity import claims_identity, speaks_of_identity
-from auditor.audit.claims.units import Unit
+from auditor.audit.claims.units import RECORD_ID, Unit
 from auditor.audit.words import tokens, words
 from auditor.rules_loader import CuePack
 
@@ -80,15 +80,14 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
     text = unit.cue_text
     for cue in pack.of_kind("not_failure"):
         text = cue.regex.sub(" ", text)  # "no errors", "0 failed"
-    # a sentence that opens on a condition ("Once you send the number, the meal is cancelled")
-    # says what will follow it
-    conditional = any(
-        not text[: found.start()].strip(" \t*_-–—(")
-        for cue in pack.of_kind("hypothetical")
-        for found in [cue.regex.search(text)]
-        if found
-    )
+    conditional = False
     for cue in pack.of_kind("hypothetical"):
+        found = cue.regex.search(text)
+        if found is None:
+            continue
+        # a sentence that opens on a condition ("Once you send the number, the meal is
+        # cancelled") says what will follow it
+        conditional = conditional or not text[: found.start()].strip(" \t*_-–—(")
         text = cue.regex.sub(" ", text)  # "if the service is down, …"
     past = any(c.regex.search(text) for c in pack.of_kind("past"))
     # The items of a list put to the person as a question or a condition ("If her card is
@@ -276,7 +275,7 @@ def _names_other_record(text: str, call: CallView) -> bool:
     )
 
 
-_RECORD_ID = re.compile(r"\b[A-Za-z]+[-_#]?\d{2,}[\w-]*")  # INV-2291, PR-88; not S3 or 3rd
+_RECORD_ID = re.compile(RECORD_ID)
 
 
 def _answers_empty(call: CallView) -> bool:

@@ -19,10 +19,13 @@ _FENCE = re.compile(r"```.*?(?:```|$)", re.S)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
+RECORD_ID = r"\b[A-Za-z]+[-_#]?\d{2,}[\w-]*"  # a record's id: INV-2291, PR-88; not S3 or 3rd
+
+
 # A record's id and then its title, in brackets or quotes ("LIN-311 (Crash when rotating …)"):
 # the title names the record, its words are no cue ("crash" reports nothing, "refund" is no verb).
 _TITLE_AFTER_ID = re.compile(
-    r"((?:\b[A-Za-z]+[-_#]?|#)\d{2,}\w*:?\s*)(?:\([^()]*\)|[\"“«][^\"”»]*[\"”»])"
+    rf"((?:{RECORD_ID}|#\d{{2,}}\w*):?\s*)(?:\([^()]*\)|[\"“«][^\"”»]*[\"”»])"
 )
 
 
@@ -86,16 +89,16 @@ def _sentences(text: str) -> list[str]:
     """The sentences of one line: split at sentence ends, but not after a title ("Dr.")."""
     sentences: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        words_before = sentences[-1][:-1].split() if sentences else []
-        if (
-            words_before
-            and sentences[-1].endswith(".")
-            and (words_before[-1].lower() in _ABBREVIATIONS)
-        ):
+        if sentences and _ends_on_title(sentences[-1]):
             sentences[-1] = f"{sentences[-1]} {piece}"
         else:
             sentences.append(piece)
     return sentences
+
+
+def _ends_on_title(sentence: str) -> bool:
+    last = sentence[:-1].rsplit(None, 1)[-1:] if sentence.endswith(".") else []
+    return bool(last) and last[0].lower() in _ABBREVIATIONS
 
 
 UNIT_CHARS = 2000  # the longest sentence read for cues (a 1 MB run-on reply is cut)
@@ -136,14 +139,14 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         if not line.strip() or _TABLE_RULE.match(line):
             continue
         item = bool(_LIST_MARK.match(line))
-        table_row = _HEADING.sub("", _LIST_MARK.sub("", line)).count("|") >= 2
-        if (item or table_row) and units and units[-1].text.endswith(":"):
-            units[-1].introduces = True  # "Here's your schedule:" shows what follows
         if not item:
             intro = line if line.rstrip().endswith((":", "?")) else ""
         line = _LIST_MARK.sub("", line)
         heading = bool(_TITLE.match(line)) or bool(_ALL_BOLD.match(line))
         line = _HEADING.sub("", line)
+        table_row = line.count("|") >= 2
+        if (item or table_row) and units and units[-1].text.endswith(":"):
+            units[-1].introduces = True  # "Here's your schedule:" shows what follows
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line)
