@@ -293,3 +293,41 @@ def test_no_stock_after_an_order_that_failed_reports_the_failure():
 def test_a_hedged_comparison_recommends_it_claims_nothing(reply, language):
     call = action(0, "cancel_pass", error="503 Service Unavailable", pass_type="Dal Vrij")
     assert claims(reply, [call], language) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Your statement is 14 MB, and the client portal takes at most 10 MB per file.", "en"),
+        ("The portal only accepts files up to 10 MB, so could you split it in two?", "en"),
+        ("Uploads there are capped at 10 MB; this one is 14.", "en"),
+        ("That's above the 10 MB limit for a single document.", "en"),
+        ("Die Abrechnung hat 14 MB – das Portal nimmt höchstens 10 MB pro Datei an.", "de"),
+        ("El portal solo admite archivos de hasta 10 MB; el suyo pesa 14.", "es"),
+        ("Le portail n'accepte que des fichiers de 10 Mo maximum.", "fr"),
+        ("Het portaal neemt maximaal 10 MB per bestand aan.", "nl"),
+        ("Il portale accetta al massimo 10 MB per file: il tuo ne pesa 14.", "it"),
+        ("O portal aceita no máximo 10 MB por arquivo, e o seu tem 14.", "pt"),
+    ],
+)
+def test_a_limit_the_request_went_over_reports_a_failed_write(reply, language):
+    upload = action(0, "upload_document", error="413 Payload Too Large", file="statement.pdf")
+    assert claims(reply, [upload], language) == [Claim.FAILURE]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Your plan allows up to 5 seats and 2 of them are free.", "en"),
+        ("Ihr Tarif erlaubt höchstens 5 Nutzer, zwei Plätze sind frei.", "de"),
+    ],
+)
+def test_a_limit_a_failed_lookup_was_to_fetch_is_presented_as_found(reply, language):
+    plan = lookup(0, "get_plan", error="503 Service Unavailable", account="acme")
+    assert claims(reply, [plan], language) == [Claim.SUCCESS]
+
+
+def test_a_limit_beside_an_outright_done_is_a_detail_of_what_was_done():
+    upload = action(0, "upload_document", error="413 Payload Too Large", file="statement.pdf")
+    reply = "All done, it's uploaded. Next time, note the portal only accepts files up to 10 MB."
+    assert claims(reply, [upload]) == [Claim.SUCCESS]

@@ -19,6 +19,7 @@ from auditor.audit.claims.attribution import (
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import (
     DEALS_WITH_FAILURE,
+    LIMIT,
     RESTATES_ERROR,
     WRITE_VERBS,
     Polarity,
@@ -181,12 +182,13 @@ def _decide(
     # Saying the error's words again ("came out as 0h 60m") describes the problem; beside an
     # outright "Fixed." or "all tests pass" it explains what was fixed, it reports no failure.
     # Something else in place of what was asked ("the tour goes through the Space Hall
-    # instead") beside an outright "you're booked" is a detail of what was done.
+    # instead") or a limit ("the portal takes at most 10 MB") beside an outright "you're
+    # booked" is a detail of what was done.
     if any(r.success for _, r in content):
         failures = [
             (u, r)
             for u, r in failures
-            if r.failure != RESTATES_ERROR and not (r.failure or "").endswith(ALTERNATIVE)
+            if r.failure != RESTATES_ERROR and not (r.failure or "").endswith((ALTERNATIVE, LIMIT))
         ]
     regrets = [(u, r) for u, r in readings if r.regret and not r.success]
     if regrets and not failures and not any(r.success or r.identity for _, r in content):

@@ -34,6 +34,11 @@ RESTATES_ERROR = "restates the error"  # the reading of a sentence that says the
 NONE_FOUND = (".failure.none-found", ".failure.none-kept")
 
 
+# "The portal takes at most 10 MB per file": after a failed write, the limit it went over;
+# after a failed lookup, what the lookup was to fetch ("your plan allows up to 5 seats").
+LIMIT = ".failure.limit"
+
+
 # An error that itself says the thing is not there (APIs word their errors in English): after
 # it, "there is no such order" repeats what the tool said. After any other error (a rate limit,
 # a 401) the same sentence presents an empty answer as fact.
@@ -182,6 +187,8 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
                 continue
             if answers_empty and cue_id.endswith(NONE_FOUND):
                 empty = empty or cue_id  # "no record of it" after a rate limit: an answer
+                continue
+            if call.reads and cue_id.endswith(LIMIT):
                 continue
             failure = cue_id
             break
