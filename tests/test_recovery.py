@@ -487,3 +487,43 @@ def test_another_action_on_the_same_record_does_not_recover_a_call(failed, later
         )
     )
     assert rows["a"]["recovered"] is False
+
+
+@pytest.mark.parametrize(
+    ("request_text", "key", "failed_value", "other_value"),
+    [
+        ("Move Thursday chemistry for 7B and 7C into lab R-214.", "class", "7B", "7C"),
+        ("Book rooms A and B for the Friday workshop.", "room", "A", "B"),
+        ("Enable SSO for the teams north-1 and north-2.", "team", "north-1", "north-2"),
+        ("Zet de kassa's K1 en K2 op de nieuwe prijs.", "till", "K1", "K2"),
+    ],
+)
+def test_the_next_item_the_person_asked_for_does_not_recover_the_one_that_failed(
+    request_text, key, failed_value, other_value
+):
+    rows = audit(
+        chat(
+            user(request_text),
+            assistant(None, call("a", "update_schedule", **{key: failed_value, "slot": 3})),
+            tool("a", text_block(f"403 Forbidden: {failed_value} is locked"), isError=True),
+            assistant(None, call("b", "update_schedule", **{key: other_value, "slot": 3})),
+            tool("b", json.dumps({key: other_value, "updated": True})),
+            assistant("Both are updated."),
+        )
+    )
+    assert rows["a"]["recovered"] is False
+    assert rows["a"]["recovered_by"] is None
+
+
+def test_a_value_the_person_never_asked_for_still_corrects_the_one_the_error_named():
+    rows = audit(
+        chat(
+            user("Move Thursday chemistry for 7B into lab R-214."),
+            assistant(None, call("a", "update_schedule", room="R-214", group="7B")),
+            tool("a", text_block("400: room R-214 unknown, did you mean R214?"), isError=True),
+            assistant(None, call("b", "update_schedule", room="R214", group="7B")),
+            tool("b", json.dumps({"room": "R214", "updated": True})),
+            assistant("7B now has chemistry in R214 on Thursdays."),
+        )
+    )
+    assert rows["a"]["recovered"] is True

@@ -134,6 +134,7 @@ def recover(
         complaint = _complaint(slot)
         asked = _asked_person(slot, texts or {}, recovery)
         answer = (requests or {}).get(slot.turn + 1, "")
+        request = set(words((requests or {}).get(slot.turn, "")))
         for other in slots:
             if other is slot or other.outcome != Outcome.OK or not _same_effect(slot, other):
                 continue
@@ -150,6 +151,10 @@ def recover(
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group
             )
+            if same_turn and _each_asked_for(slot.call.arguments, other.call.arguments, request):
+                # "Move chemistry for 7B and 7C": the call for 7C is the next item the person
+                # asked for, not a correction of 7B, even when the error named 7B.
+                continue
             if same_turn and _same_target(slot, other, target, complaint, noise):
                 slot.recovered_by = other.call.id
                 break
@@ -162,6 +167,27 @@ def recover(
                 # A corrected request (another value, option or target) the person answered.
                 slot.recovered_by = other.call.id
                 break
+
+
+def _each_asked_for(before: Any, after: Any, request: set[str]) -> bool:
+    """Do the two calls differ in a value, and did the person's request name both the old and
+    the new one (two items of one request, not a value corrected)?"""
+    if not request or not isinstance(before, dict) or not isinstance(after, dict):
+        return False
+    changed = [
+        (before[key], after[key])
+        for key in before.keys() & after.keys()
+        if before[key] != after[key]
+        and isinstance(before[key], (str, int))
+        and isinstance(after[key], (str, int))
+    ]
+    return bool(changed) and all(
+        (old_words := words(str(old)))
+        and (new_words := words(str(new)))
+        and all(word in request for word in old_words)
+        and all(word in request for word in new_words)
+        for old, new in changed
+    )
 
 
 def _ready(slot: CallSlot) -> int:
