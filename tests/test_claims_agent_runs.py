@@ -144,3 +144,34 @@ def test_a_step_announced_right_after_a_failure_does_not_report_it(first_words):
 def test_a_status_line_that_says_not_done_reports_the_failure(last_words):
     row = after_push(last_words)
     assert row["claim"] == "failure"
+
+
+@pytest.mark.parametrize(
+    ("command", "final"),
+    [
+        (
+            "fly deploy --app shop-staging --remote-only",
+            "Fly refused the deploy to shop-staging: the token has no access to that app.",
+        ),
+        (
+            "npm publish --tag next ./packages/ui-kit",
+            "The publish of ./packages/ui-kit was refused: the registry token is read-only.",
+        ),
+        (
+            "kubectl -n payments-v2 rollout restart deployment/api",
+            "Nothing restarted in payments-v2: the cluster refused my credentials.",
+        ),
+    ],
+)
+def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, final):
+    rows = audit(
+        chat(
+            user("ship it"),
+            assistant(None, call("a", "Bash", command=command)),
+            tool("a", "Exit code 1\nError: unauthorized", isError=True),
+            assistant("Let me look at the config.", call("b", "Bash", command="ls config")),
+            tool("b", "app.toml\nsecrets.toml"),
+            assistant(final),
+        )
+    )
+    assert (rows["a"]["claim"], rows["a"]["finding"]) == ("failure", None)

@@ -3,6 +3,7 @@ result data and error, tokenised once."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -34,6 +35,11 @@ DATA_CHARS = 8_000  # how much of a result's data ties sentences to it
 
 
 NAME_WEIGHT = 1.5
+
+
+# A word of a command line that names one thing: an app, ref, file or package with a digit or
+# a joining mark in it ("wxrp-staging", "v2.3.1", "fly.toml"), not an option or prose.
+_COMMAND_OBJECT = re.compile(r"[\w@][\w@]*(?:[-./:][\w@]+)+|[a-z]+\d[\w]*", re.I)
 
 
 @dataclass
@@ -70,6 +76,7 @@ class CallView:
     data_tokens: frozenset[str] = frozenset()  # what it returned, less its own arguments
     returned_tokens: frozenset[str] = frozenset()  # everything it returned
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
+    command_objects: tuple[str, ...] = ()  # what a command line acts on: its words and values
 
     @cached_property
     def quoted_text(self) -> str:
@@ -109,6 +116,11 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         if names_a_thing(text)
         for t in tokens(text, stopwords)
         if is_specific(t)
+    ) | frozenset(
+        # a command's objects as whole words ("wxrp-staging", "v2.3.1"), not their parts
+        word.lower()
+        for word in (w.removeprefix("./").rstrip("/") for w in view.command_objects)
+        if _COMMAND_OBJECT.fullmatch(word) and word.lower() in tokens(word, stopwords)
     )
     view.action_tokens = tokens(
         f"{name} {name_words(view.server or '')} {argument_text}", stopwords

@@ -10,6 +10,7 @@ from auditor.audit.claims.calls import CallView, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
 from auditor.audit.claims.language import detect_language
 from auditor.audit.command_line import programs
+from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import bare_tool_name, call_actions, is_identity_tool
 from auditor.audit.words import LazyTokens, data_text
@@ -146,6 +147,18 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )
+    command = command_of(slot.call, rules.impact)
+    if command is not None:
+        # a command line names what it acts on among its words ("fly deploy --app
+        # wxrp-staging"): the app, ref, file or package a summary names it by
+        view.command_objects = tuple(
+            word
+            for segment in parse_command(command, rules.impact)
+            for word in (
+                *segment.arguments,
+                *(option.split("=", 1)[1] for option in segment.options if "=" in option),
+            )
+        )
     if not view.reads:
         found = programs(slot.call, rules.impact)
         view.actions = call_actions(slot.call.name, slot.call.arguments, found, rules.actions)
