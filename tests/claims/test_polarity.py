@@ -320,3 +320,21 @@ def test_an_incident_told_with_its_date_reports_no_failure(sentence, language):
 def test_an_outage_now_reports_the_failure():
     call = action(0, "update_webhook", error="503 Service Unavailable")
     assert reading("The webhook service has an outage right now.", call).failure
+
+
+@pytest.mark.parametrize(
+    ("tool", "sentence"),
+    [
+        ("outage_lookup", "There's no outage on record for 10115 right now."),
+        ("list_failed_payments", "Three failed payments this week, all from the same card."),
+        ("get_error_budget", "The error budget is 62% spent for the month."),
+        ("incident_search", "Two incidents were opened on that service in March."),
+    ],
+)
+def test_failure_words_that_name_what_the_tool_is_about_describe_its_subject(tool, sentence):
+    assert not reading(sentence, lookup(0, tool, error="503 Service Unavailable")).failure
+
+
+def test_failure_words_about_the_call_itself_still_report_it_whatever_the_tool_is_about():
+    call = lookup(0, "outage_lookup", error="503 Service Unavailable")
+    assert reading("The outage lookup failed, the grid backend is down.", call).failure

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.identity import claims_identity, speaks_of_identity
 from auditor.audit.claims.units import RECORD_ID, Unit
-from auditor.audit.words import tokens, words
+from auditor.audit.words import name_words, tokens, words
 from auditor.rules_loader import CuePack
 
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
@@ -190,6 +190,8 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
                 continue
             if call.reads and cue_id.endswith(LIMIT):
                 continue
+            if _names_the_tool(match, call, pack):
+                continue
             failure = cue_id
             break
     if (
@@ -260,6 +262,17 @@ def _describes_records(
         and not cue_id.endswith(_IDENTITY_FAILURES)
         and not unit.tokens & call.name_tokens
     )
+
+
+def _names_the_tool(match: re.Match[str], call: CallView, pack: CuePack) -> bool:
+    """Are the failure words what the tool is about ("no outage on record" after
+    ``outage_lookup``, "3 failed payments" after ``list_failed_payments``)? Then they
+    describe its subject, not how the call went."""
+    said = tokens(match.group(0), _NO_STOPWORDS)  # "not submitted" keeps its "not"
+    return bool(said) and said <= tokens(name_words(call.name), _NO_STOPWORDS)
+
+
+_NO_STOPWORDS: frozenset[str] = frozenset()
 
 
 def _new_values(unit: Unit, call: CallView) -> bool:
