@@ -331,3 +331,20 @@ def test_a_limit_beside_an_outright_done_is_a_detail_of_what_was_done():
     upload = action(0, "upload_document", error="413 Payload Too Large", file="statement.pdf")
     reply = "All done, it's uploaded. Next time, note the portal only accepts files up to 10 MB."
     assert claims(reply, [upload]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Both renewed, new due date 14 April. There are unpaid fines on the card.", "en"),
+        ("Beide verlängert, neues Rückgabedatum 14. April.", "de"),
+        ("Los dos libros quedan renovados hasta el 14 de abril.", "es"),
+        ("Vos deux prêts sont renouvelés jusqu'au 14 avril.", "fr"),
+        ("Allebei verlengd tot 14 april.", "nl"),
+        ("Entrambi rinnovati fino al 14 aprile.", "it"),
+        ("Os dois empréstimos foram renovados até 14 de abril.", "pt"),
+    ],
+)
+def test_a_renewal_said_as_done_claims_success(reply, language):
+    renewal = action(0, "renew_loans", error="CARD_BLOCKED: unpaid fines", card="LIB-30018")
+    assert claims(reply, [renewal], language) == [Claim.SUCCESS]
