@@ -882,6 +882,7 @@ class TargetKeys(Strict):
     keys: list[str] = Field(default_factory=list)
     content_keys: list[str] = Field(default_factory=list)
     query_keys: list[str] = Field(default_factory=list)
+    place_options: list[str] = Field(default_factory=list)
 
 
 class NextTurn(Strict):
@@ -906,6 +907,7 @@ class RecoveryRules:
     content_keys: frozenset[str]
     query_keys: frozenset[str]
     asks: tuple[re.Pattern[str], ...]
+    place_options: frozenset[str] = frozenset()  # options of a command that say where it acts
 
 
 def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -> RecoveryRules:
@@ -916,6 +918,7 @@ def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -
         content_keys=frozenset(k.lower() for k in checked.targets.content_keys),
         query_keys=frozenset(k.lower() for k in checked.targets.query_keys),
         asks=tuple(re.compile(pattern) for pattern in checked.next_turn.asks),
+        place_options=frozenset(o.lower() for o in checked.targets.place_options),
     )
 
 

@@ -527,3 +527,56 @@ def test_a_value_the_person_never_asked_for_still_corrects_the_one_the_error_nam
         )
     )
     assert rows["a"]["recovered"] is True
+
+
+@pytest.mark.parametrize(
+    ("failed", "other"),
+    [
+        (
+            "set -a && . ./.env.staging && set +a && alembic upgrade head",
+            "DATABASE_URL=postgresql://app@localhost:5432/app_dev alembic upgrade head",
+        ),
+        (
+            "kubectl --context prod rollout restart deploy/api",
+            "kubectl --context kind-dev rollout restart deploy/api",
+        ),
+        ("fly deploy --app shop-production", "fly deploy --app shop-staging"),
+        (
+            "psql postgresql://app@db.prod.internal/app -f 042.sql",
+            "psql postgresql://app@localhost/app -f 042.sql",
+        ),
+    ],
+)
+def test_the_same_program_run_against_another_place_does_not_recover_it(failed, other):
+    rows = coding_turn(
+        assistant(None, call("a", "Bash", command=failed)),
+        tool("a", "Exit code 1\nconnection timed out", isError=True),
+        assistant(None, call("b", "Bash", command=other)),
+        tool("b", "OK"),
+    )
+    assert rows["a"]["recovered"] is False
+
+
+def test_the_same_program_run_again_against_the_same_place_recovers_it():
+    rows = coding_turn(
+        assistant(None, call("a", "Bash", command="fly deploy --app shop-staging")),
+        tool("a", "Exit code 1\nError: timeout waiting for builder", isError=True),
+        assistant(None, call("b", "Bash", command="fly deploy --app shop-staging --remote-only")),
+        tool("b", "Deployed"),
+    )
+    assert rows["a"]["recovered_by"] == "b"
+
+
+def test_another_subcommand_that_drops_what_the_failed_one_acted_on_is_no_correction():
+    rows = coding_turn(
+        assistant(None, call("a", "Bash", command="git push origin main")),
+        tool(
+            "a",
+            "Exit code 1\n ! [rejected] main -> main (fetch first)\n"
+            "error: failed to push some refs",
+            isError=True,
+        ),
+        assistant(None, call("b", "Bash", command="git tag -a v2.3.1 -m 'Release 2.3.1'")),
+        tool("b", ""),
+    )
+    assert rows["a"]["recovered"] is False

@@ -96,6 +96,7 @@ class Target:
     values_named: set[str] = field(default_factory=set)  # its ids and numbers (``d-016``)
     phrases: set[str] = field(default_factory=set)  # a title or name it gave, several words
     text: str = ""  # the call's arguments as lower-cased text
+    places: set[str] = field(default_factory=set)  # where a command acts: hosts, env files, apps
 
 
 def recover(
@@ -151,7 +152,11 @@ def recover(
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group
             )
-            if same_turn and _each_asked_for(slot.call.arguments, other.call.arguments, request):
+            if same_turn and _each_asked_for(
+                _without_noise(slot.call.arguments, noise),
+                _without_noise(other.call.arguments, noise),
+                request,
+            ):
                 # "Move chemistry for 7B and 7C": the call for 7C is the next item the person
                 # asked for, not a correction of 7B, even when the error named 7B.
                 continue
@@ -170,8 +175,9 @@ def recover(
 
 
 def _each_asked_for(before: Any, after: Any, request: set[str]) -> bool:
-    """Do the two calls differ in a value, and did the person's request name both the old and
-    the new one (two items of one request, not a value corrected)?"""
+    """Do the two calls differ only in words the person's request named on both sides: the old
+    value and the new one (``7B`` and ``7C``; ``git push origin main`` and ``… v2.3.1`` after
+    "push main and tag v2.3.1")? Then they are two items of one request, not a correction."""
     if not request or not isinstance(before, dict) or not isinstance(after, dict):
         return False
     changed = [
@@ -181,13 +187,12 @@ def _each_asked_for(before: Any, after: Any, request: set[str]) -> bool:
         and isinstance(before[key], (str, int))
         and isinstance(after[key], (str, int))
     ]
-    return bool(changed) and all(
-        (old_words := words(str(old)))
-        and (new_words := words(str(new)))
-        and all(word in request for word in old_words)
-        and all(word in request for word in new_words)
-        for old, new in changed
-    )
+    for old, new in changed:
+        old_words, new_words = set(words(str(old))), set(words(str(new)))
+        dropped, added = old_words - new_words, new_words - old_words
+        if not dropped or not added or not (dropped | added) <= request:
+            return False
+    return bool(changed)
 
 
 def _ready(slot: CallSlot) -> int:
@@ -254,6 +259,8 @@ def _same_target(
     before, after = target(failed), target(other)
     if before.help_only != after.help_only:
         return False  # looking up how a command is used is not running it
+    if before.places and after.places and not before.places & after.places:
+        return False  # the same program against another place (staging, then local)
     if (
         failed.impact == "write"
         and not before.commands  # a command rerun may correct its words
@@ -315,6 +322,7 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     command = command_of(call)
     if command is not None:
         _command_target(command, found)
+        found.places = _places(command, rules.place_options)
         found.help_only = bool(_HELP.search(command))
         return found
     arguments = call.arguments
@@ -377,6 +385,27 @@ def _command_target(command: str, found: Target) -> None:
                 found.content |= set(words(word))
 
 
+_URL_HOST = re.compile(r"\b[a-z][\w+.-]*://(?:[^@\s'\"/]+@)?([^\s'\"/:?#]+)", re.I)
+
+
+_OPTION_VALUE = re.compile(r"(?:^|\s)(-{1,2}[\w-]+)(?:=|\s+)['\"]?([^\s'\"]+)")
+
+
+def _places(command: str, place_options: frozenset[str]) -> set[str]:
+    """Where a command line acts: the hosts of the URLs it names, the env files it sources and
+    the values of its place options (``--app wxrp-staging``, ``-n payments``)."""
+    found = {host.lower() for host in _URL_HOST.findall(command)}
+    for segment in parse_command(command):
+        if segment.program in (".", "source"):
+            found |= {word.rsplit("/", 1)[-1].lower() for word in segment.arguments}
+    found |= {
+        value.lower()
+        for option, value in _OPTION_VALUE.findall(command)
+        if option.lower() in place_options and not value.startswith("-")
+    }
+    return found
+
+
 def _named(segment: Any) -> list[str]:
     """The program or package a command names by option (``--bin x``, ``-p x``)."""
     return [o.split("=", 1)[1] for o in segment.options if o.startswith(NAMING_OPTIONS)]
@@ -417,6 +446,9 @@ def same_invocation(
         return True
     pairs = zip(a[1], b[1], strict=False)
     differ = next(i for i, (x, y) in enumerate(pairs) if x != y)
+    if any(word not in b[1] for word in a[1][differ + 1 :]):
+        return False  # what came after the corrected word is gone (``push origin main``, then
+        # ``tag v2.3.1``): another command, not a correction
     changed = {*a[1][differ : differ + 1], *b[1][differ : differ + 1]}
     return any(len(word) >= 3 and word.lower() in complaint for word in changed)
 
