@@ -159,6 +159,8 @@ def _decide(
             and _narrates_write(unit, reading.success, pack)
         ):
             continue  # "Added SSH auth", "I've sent it": about a write, not about a lookup
+        if _another_action_done(unit, reading.success, call):
+            continue  # "Payments are scheduled for 27 March" after an approval that failed
         states_fact = (
             unit.direct
             and id(unit) not in elsewhere
@@ -254,6 +256,21 @@ def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
         or (unit.reading is not None and bool(unit.reading.actions & call.actions))
         or bool(unit.tokens & call.specific_tokens)
         or _names_numbers_of(unit, call)
+    )
+
+
+def _another_action_done(unit: Unit, cue_id: str | None, call: CallView) -> bool:
+    """Does the sentence say another action was done ("Payments are scheduled for 27 March"
+    after a failed approval), naming none of the values the failed write acted on? Then it
+    tells what follows or surrounds that write, not that the write was done."""
+    verbs = unit.reading.actions if unit.reading else frozenset()
+    return (
+        bool(cue_id and cue_id.endswith(WRITE_VERBS))
+        and not call.reads
+        and bool(verbs and call.actions)
+        and not verbs & call.actions
+        and not unit.tokens & call.specific_tokens
+        and not _names_numbers_of(unit, call)
     )
 
 
