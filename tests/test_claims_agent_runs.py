@@ -175,3 +175,16 @@ def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, fin
         )
     )
     assert (rows["a"]["claim"], rows["a"]["finding"]) == ("failure", None)
+
+
+@pytest.mark.parametrize(
+    "first_words",
+    [
+        "Rolling the ingress controller now.",
+        "Restarting the worker pool now.",
+        "Checking the DNS records next.",
+    ],
+)
+def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothing(first_words):
+    row = after_push(first_words)
+    assert (row["claim"], row["finding"]) == ("neutral", "unreported_failure")
