@@ -338,3 +338,27 @@ def test_failure_words_that_name_what_the_tool_is_about_describe_its_subject(too
 def test_failure_words_about_the_call_itself_still_report_it_whatever_the_tool_is_about():
     call = lookup(0, "outage_lookup", error="503 Service Unavailable")
     assert reading("The outage lookup failed, the grid backend is down.", call).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The PMS wouldn't let me assign room 312 to the Nakamuras yet.",
+        "Nothing changed on the February run.",
+        "The March invoice wasn't sent because the address is incomplete.",
+    ],
+)
+def test_after_an_identity_lookup_failure_words_of_another_action_describe_it(sentence):
+    assert not reading(sentence, lookup(0, "whoami", error="viewer is null")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I couldn't tell who you are, so I didn't update anything.",
+        "You don't seem to be signed in any more, so I can't update your address.",
+        "I couldn't find your account.",
+    ],
+)
+def test_after_an_identity_lookup_words_of_who_the_person_is_still_report_it(sentence):
+    assert reading(sentence, lookup(0, "whoami", error="viewer is null")).failure

@@ -257,11 +257,21 @@ def _describes_records(
         # "INV-2291, which their AP team declined over a PO mismatch": a record the call
         # never named, and then what happened to it.
         return True
+    if not call.identity_tool or unit.tokens & call.name_tokens:
+        return False
+    if not cue_id.endswith(_IDENTITY_FAILURES):
+        return True
+    # "The PMS wouldn't let me assign room 312", "nothing changed on the February run": after
+    # an identity lookup, failure words said of another action, with no word of who the
+    # person is or of their sign-in, are about that action
     return (
-        call.identity_tool
-        and not cue_id.endswith(_IDENTITY_FAILURES)
-        and not unit.tokens & call.name_tokens
+        bool(reading.actions)
+        and not reading.speaks_of_identity
+        and not cue_id.endswith(_SIGN_IN_FAILURES)
     )
+
+
+_SIGN_IN_FAILURES = (".failure.auth", ".failure.unknown")
 
 
 def _names_the_tool(match: re.Match[str], call: CallView, pack: CuePack) -> bool:
