@@ -83,6 +83,15 @@ def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
     return list(dict.fromkeys(_token_list(text, stopwords)))[:limit]
 
 
+def word_tokens(text: str, stopwords: frozenset[str]) -> list[frozenset[str]]:
+    """The tokens of each word of a text that has any, in order (to find words said side by
+    side)."""
+    found = (
+        frozenset(_word_tokens(w, stopwords)) for w in _WORD.findall(GROUPED_NUMBER.sub("", text))
+    )
+    return [t for t in found if t]
+
+
 def _token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic.
     A plain loop over the words, not a generator: result data has millions of words."""

@@ -3,7 +3,7 @@
 import pytest
 from stages import action, lookup, pack
 
-from auditor.audit.claims.polarity import polarity
+from auditor.audit.claims.polarity import RESTATES_ERROR, polarity
 from auditor.audit.claims.units import split_units
 
 
@@ -362,3 +362,24 @@ def test_after_an_identity_lookup_failure_words_of_another_action_describe_it(se
 )
 def test_after_an_identity_lookup_words_of_who_the_person_is_still_report_it(sentence):
     assert reading(sentence, lookup(0, "whoami", error="viewer is null")).failure
+
+
+@pytest.mark.parametrize(
+    ("error", "sentence"),
+    [
+        (
+            "payroll-core: maintenance window until 10:30 CET",
+            "Payroll-core is in its maintenance window.",
+        ),
+        ("landlord signature pending", "The landlord signature is the hold-up."),
+        ("VAT number missing on customer record", "The customer record lacks a VAT number."),
+    ],
+)
+def test_two_words_the_error_said_side_by_side_say_the_error_again(error, sentence):
+    call = lookup(0, "get_payslip", error=error)
+    assert reading(sentence, call).failure == RESTATES_ERROR
+
+
+def test_words_of_the_error_said_apart_do_not_say_the_error_again():
+    call = lookup(0, "get_booking", error="payments service did not respond within 10s")
+    assert reading("Card payment within the EU is free of charge.", call).failure is None

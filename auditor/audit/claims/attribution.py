@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from auditor.audit.claims.calls import CallView
-from auditor.audit.claims.polarity import RESTATED_WORDS, WRITE_VERBS, read_unit
+from auditor.audit.claims.polarity import WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
 from auditor.audit.words import tokens
 from auditor.rules_loader import CuePack
@@ -99,9 +99,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         # A sentence that says a failed call's error words again speaks of that call, whatever
         # data of other calls it also repeats.
         if unit.reading.failures:
-            tied |= {
-                c.index for c in candidates if len(unit.tokens & c.error_tokens) >= RESTATED_WORDS
-            }
+            tied |= {c.index for c in candidates if c.restates_error(unit.tokens)}
         if (
             any(cue.endswith(SAYS_IT_COULD_NOT) for cue, _ in unit.reading.failures)
             and tied

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 from auditor.audit.words import (
@@ -17,6 +18,7 @@ from auditor.audit.words import (
     name_words,
     names_a_thing,
     tokens,
+    word_tokens,
 )
 
 MAX_RESULT_TOKENS = 400  # result tokens that tie a sentence to its call
@@ -67,6 +69,7 @@ class CallView:
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
+    error_pairs: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()  # those, side by side
     name_tokens: frozenset[str] = frozenset()  # the words of the tool's own name
     action_tokens: frozenset[str] = frozenset()  # words of its name, server and arguments
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
@@ -77,6 +80,12 @@ class CallView:
     returned_tokens: frozenset[str] = frozenset()  # everything it returned
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
     command_objects: tuple[str, ...] = ()  # what a command line acts on: its words and values
+
+    def restates_error(self, said: frozenset[str] | set[str]) -> bool:
+        """Do the tokens ``said`` hold two words its error used side by side ("not enough
+        seats", "maintenance window")? Single shared words ("payment", "within") recur in any
+        text about the same subject."""
+        return any(first & said and second & said for first, second in self.error_pairs)
 
     @cached_property
     def quoted_text(self) -> str:
@@ -136,6 +145,13 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
         if not any(ch.isdigit() for ch in token)
     )
+    problem = [
+        found & view.error_tokens
+        for found in word_tokens(view.error_text[:ERROR_CHARS], stopwords)
+        if found & view.error_tokens
+    ]
+    # two different words ("error: API error" says one word twice)
+    view.error_pairs = tuple((a, b) for a, b in pairwise(problem) if not a & b)
     view.data_text, view.argument_text = data, argument_text
     view.returned_tokens = frozenset(data_tokens)
     view.data_tokens = view.returned_tokens - said

@@ -24,9 +24,6 @@ DEALS_WITH_FAILURE = "deals with the failed step"  # the agent reacts to the fai
 WRITE_VERBS = ".success.completed-verb"  # the cue family of verbs of done writes
 
 
-RESTATED_WORDS = 2  # words of the error a sentence must say again to report it
-
-
 RESTATES_ERROR = "restates the error"  # the reading of a sentence that says the error again
 
 
@@ -198,7 +195,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         failure is None
         and reading.success is None
         # what is left once "no errors" and "to see if there are any errors" are taken out
-        and len(tokens(reading.cue_text, pack.stopwords) & call.error_tokens) >= RESTATED_WORDS
+        and call.restates_error(tokens(reading.cue_text, pack.stopwords))
     ):
         failure = RESTATES_ERROR
     return Polarity(
