@@ -542,6 +542,10 @@ def test_a_value_the_person_never_asked_for_still_corrects_the_one_the_error_nam
         ),
         ("fly deploy --app shop-production", "fly deploy --app shop-staging"),
         (
+            "terraform -chdir=envs/prod apply -auto-approve",
+            "terraform -chdir=envs/dev apply -auto-approve",
+        ),
+        (
             "psql postgresql://app@db.prod.internal/app -f 042.sql",
             "psql postgresql://app@localhost/app -f 042.sql",
         ),
