@@ -383,3 +383,19 @@ def test_two_words_the_error_said_side_by_side_say_the_error_again(error, senten
 def test_words_of_the_error_said_apart_do_not_say_the_error_again():
     call = lookup(0, "get_booking", error="payments service did not respond within 10s")
     assert reading("Card payment within the EU is free of charge.", call).failure is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Your November bill is €54.90 instead of your usual €39.90.",
+        "The renewal came to 212 instead of the expected 180.",
+    ],
+)
+def test_a_value_compared_with_the_usual_one_offers_nothing_instead(sentence):
+    assert not reading(sentence, lookup(0, "get_invoice", error="upstream timeout")).failure
+
+
+def test_something_put_in_place_of_what_was_asked_still_reports_the_failure():
+    call = action(0, "book_slot", error="slot taken", slot="09:40")
+    assert reading("I booked the 10:10 instead of the 9:40.", call).failure
