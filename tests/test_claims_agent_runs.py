@@ -183,8 +183,22 @@ def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, fin
         "Rolling the ingress controller now.",
         "Restarting the worker pool now.",
         "Checking the DNS records next.",
+        "Checking what else changed in the tree.",
+        "Looking at the stash list:",
     ],
 )
 def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothing(first_words):
     row = after_push(first_words)
     assert (row["claim"], row["finding"]) == ("neutral", "unreported_failure")
+
+
+@pytest.mark.parametrize(
+    "first_words",
+    [
+        "Checking the remote showed two commits from the release bot.",
+        "Running git fetch revealed someone pushed to main.",
+    ],
+)
+def test_a_step_that_found_what_went_wrong_still_reports_it(first_words):
+    row = after_push(first_words)
+    assert (row["claim"], row["finding"]) == ("failure", None)
