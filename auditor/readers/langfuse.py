@@ -527,15 +527,15 @@ class _Trace:
     def observation(self, observation: dict[str, Any], line: int, phase: int = 0) -> None:
         """Read one observation; a generation in two phases, its input (0), its output (1)."""
         kind = observation.get("type")
-        stamp = moment(observation.get("startTime"))
         if kind == "GENERATION":
             if observation.get("input") is None and observation.get("output") is None:
                 if phase == 0:
                     self.result.pass_over(EMPTY_GENERATION)
             elif phase == 0:
+                stamp = moment(observation.get("startTime"))
                 self._messages(messages_of(observation.get("input"), "user"), line, stamp)
-            else:
-                end = moment(observation.get("endTime")) or stamp
+            else:  # a time is never false: the start time only stands in for a missing end
+                end = moment(observation.get("endTime")) or moment(observation.get("startTime"))
                 self._messages(messages_of(observation.get("output"), "assistant"), line, end)
             return
         attributes = _attributes(observation)
@@ -584,6 +584,7 @@ class _Trace:
                 shown = content if isinstance(content, str) else None
                 content = message if not shown else f"{message}\n{shown}"
         name = self._tool_name(observation, attributes)
+        stamp = moment(observation.get("startTime"))
         self._tool_run(call_id, name, arguments, content, is_error, line, stamp)
 
     def _tool_name(self, observation: dict[str, Any], attributes: dict[str, Any]) -> str:
