@@ -111,44 +111,52 @@ def _event_score(record: Any) -> int:
 
 def read(path: Path, source: str) -> ReadResult:
     result = ReadResult()
-    stream = Stream(source, result, Path(plain_name(path)).stem)
-    number = 0
+    stream = Stream(source, result, path)
+    passed = result.passed_over
+    number = plain = 0  # plain: lines of plain-text output, most of such a file
     with open_bytes(path) as handle:
         try:
             for number, raw in enumerate(handle, 1):
-                stream.line(raw, number)
+                text = raw.strip()
+                if not text:
+                    continue
+                if text[0] == 0x7B and text[-1] == 0x7D:  # {…}: an event (else none, no error)
+                    stream.line(text, number)
+                else:
+                    if not plain:
+                        passed.setdefault(PLAIN, 0)  # its place among the reasons
+                    plain += 1
         except STREAM_ERRORS as exc:
             result.rejects.append(
                 Reject(
                     source=source, line=number + 1, reason=f"unreadable compressed stream: {exc}"
                 )
             )
+    if plain:
+        passed[PLAIN] += plain
     return result
 
 
 class Stream:
     """The lines of a ``codex exec`` output, fed in order."""
 
-    def __init__(self, source: str, result: ReadResult, default_id: str):
+    def __init__(self, source: str, result: ReadResult, path: Path):
         self.source = source
         self.result = result
-        self.default_id = default_id
+        self.path = path  # its name, without suffix, names a run that gave no thread id
         self.conversations: dict[str, Conversation] = {}
         self.conversation: Conversation | None = None
         self.run = 0  # line of the current run's thread.started
         self.calls: dict[str, ToolCall] = {}  # item id in this run -> its call
         self.used: dict[str, set[str]] = {}  # conversation id -> call ids given so far
 
-    def line(self, raw: bytes, number: int) -> None:
-        text = raw.strip()
-        if not text:
-            return
-        record = None
-        if text.startswith(b"{") and text.endswith(b"}"):  # else no event (nor an error to raise)
-            try:
-                record = orjson.loads(text)
-            except orjson.JSONDecodeError:
-                record = None
+    def line(self, text: bytes, number: int) -> None:
+        """A line that begins with ``{`` and ends with ``}`` (stripped): an event, or plain
+        text that looks like one."""
+        try:
+            record = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            record = None
         if not isinstance(record, dict) or text_or_none(record.get("type")) not in EVENT_TYPES:
             self.result.pass_over(PLAIN)
             return
@@ -243,7 +251,7 @@ class Stream:
     def _start(self, thread: str | None, line: int) -> None:
         self.run = line
         self.calls = {}
-        name = thread or f"{self.default_id}:{line}"
+        name = thread or f"{Path(plain_name(self.path)).stem}:{line}"
         conversation = self.conversations.get(name)
         if conversation is None:
             conversation = Conversation(id=name, source=self.source, format=NAME, line=line)

@@ -36,12 +36,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
 from auditor.readers.codex_rollout import content_blocks, exec_end_text, exit_code_of
-from auditor.readers.lines import json_lines
+from auditor.readers.lines import bad_line
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import moment
-from auditor.readers.streams import plain_name
+from auditor.readers.streams import STREAM_ERRORS, open_bytes, plain_name
 
 NAME = "codex_tui"
 DESCRIPTION = "Codex TUI session recordings (CODEX_TUI_RECORD_SESSION JSONL)"
@@ -86,10 +88,52 @@ def looks_like(record: Any) -> int:
 
 
 def read(path: Path, source: str) -> ReadResult:
+    """The lines of a recording, as ``json_lines`` would give them (blank lines skipped, a bad
+    line one reject), walked here: nine lines in ten are the screen's records or the deltas of
+    events, passed over with no more than a look at their kind."""
     result = ReadResult()
     recording = Recording(source, result, Path(plain_name(path)).stem)
-    for number, record in json_lines(path, source, result.rejects):
-        recording.feed(record, number)
+    rejects, passed, feed = result.rejects, result.passed_over, recording.feed
+    events: dict[str, str] = {}  # event type -> the reason its events are passed over for
+    loads, bad_json = orjson.loads, orjson.JSONDecodeError
+    number = next_offset = 0  # the offset of the line after the current one
+    with open_bytes(path) as handle:
+        try:
+            for number, raw in enumerate(handle, 1):
+                next_offset += len(raw)
+                line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+                if line.isspace() or not line:
+                    continue
+                try:
+                    record = loads(line)
+                except bad_json as exc:
+                    offset = next_offset - len(raw)
+                    rejects.append(bad_line(source, number, offset, line, exc))
+                    continue
+                kind = record.get("kind") if isinstance(record, dict) else None
+                if kind == "app_event" or kind == "insert_history":
+                    passed[SCREEN] = passed.get(SCREEN, 0) + 1
+                    continue
+                if kind == "codex_event":
+                    payload = record.get("payload")
+                    message = payload.get("msg") if isinstance(payload, dict) else None
+                    name = message.get("type") if isinstance(message, dict) else None
+                    if isinstance(name, str) and name and name not in READ_EVENTS:
+                        reason = events.get(name)
+                        if reason is None:
+                            reason = events[name] = EVENT.format(name)
+                        passed[reason] = passed.get(reason, 0) + 1
+                        continue
+                feed(record, number)
+        except STREAM_ERRORS as exc:
+            rejects.append(
+                Reject(
+                    source=source,
+                    line=number + 1,
+                    offset=next_offset,
+                    reason=f"unreadable compressed stream: {exc}",
+                )
+            )
     recording.finish()
     return result
 

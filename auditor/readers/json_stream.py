@@ -283,3 +283,154 @@ def embedded_json(text: str, start: int = 0) -> tuple[Any, int, int] | None:
             return None  # nested too deeply to be an event: the line is text
         except ValueError:
             position = brace + 1
+
+
+# ----------------------------------------------------------------------------- indented documents
+_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # digits stay, others: " "
+_LONG_RUN = b"0" * 19
+_RUN = re.compile(b"0*")
+_BYTES_SPACE = re.compile(b"[ \t\n\r]*")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _forth(data: bytes, position: int) -> int:
+    """``position`` moved on over the JSON whitespace at it."""
+    return _BYTES_SPACE.match(data, position).end()  # type: ignore[union-attr]
+
+
+def _back(data: bytes, position: int) -> int:
+    """``position`` moved back over the JSON whitespace before it."""
+    while position > 0 and data[position - 1] in b" \t\r\n":
+        position -= 1
+    return position
+
+
+def _indent(data: bytes, position: int) -> int | None:
+    """How many spaces open the line of ``position`` before it, None when anything else does
+    (the value does not begin its line)."""
+    start = data.rfind(b"\n", 0, position) + 1
+    if start == 0 or data[start:position].strip(b" "):
+        return None
+    return position - start
+
+
+def _integer_as_float(data: bytes) -> bool:
+    """Might orjson read a number of ``data`` as a float where the standard library reads an
+    integer? It does for integers beyond 64 bits: a run of 20 digits or more, or a negative
+    one of 19 below -2**63 (the digits of a fraction, after a ``.``, are no integer). Runs
+    inside strings are counted too: reading the slow way costs only time."""
+    digits = data.translate(_DIGITS)
+    found = digits.find(_LONG_RUN)
+    while found >= 0:
+        end = _RUN.match(digits, found).end()  # type: ignore[union-attr]
+        before = data[found - 1 : found]
+        if before != b"." and (
+            end - found > 19 or (before == b"-" and int(data[found:end]) > 2**63)
+        ):
+            return True
+        found = digits.find(_LONG_RUN, end)
+    return False
+
+
+def _pieces(data: bytes, first: int, close: int, starts: list[int]) -> list[tuple[int, int]] | None:
+    """``(start, end)`` of the values beginning at ``first`` and at each of ``starts``, before
+    ``close``: each but the last ends in a comma (left out), whitespace around them."""
+    found = []
+    for start, after in zip([first, *starts], [*starts, close], strict=True):
+        end = _back(data, after)
+        if after != close:
+            if data[end - 1 : end] != b",":
+                return None
+            end = _back(data, end - 1)
+        found.append((start, end))
+    return found
+
+
+def indented_document(
+    data: bytes, key: str
+) -> tuple[dict[str, Any], list[tuple[int, int, Any]]] | None:
+    """A JSON object written one member a line, its array under ``key`` last and one element
+    a line (as ``JSON.stringify(value, null, 2)`` and ``json.dumps(value, indent=2)`` write
+    them), read piece by piece with orjson from the file's bytes: the object, and ``(index,
+    line, value)`` of that array's elements, as a whole parse and ``array_items`` give them,
+    at a fraction of their cost.
+
+    The pieces are cut where a line begins as the first member's or the first element's does
+    (the same indentation, the same first character: a JSON text breaks lines only between
+    tokens, never inside a string), and each must read as one whole value. A text written
+    any other way, invalid (in its UTF-8 too), or holding a number orjson reads differently
+    from the standard library gives None: the caller reads it the slow way."""
+    if _integer_as_float(data):
+        return None
+    begin = 0
+    while data.startswith(_BOM, begin):
+        begin += len(_BOM)
+    begin = _forth(data, begin)
+    close = _back(data, len(data)) - 1
+    if not data.startswith(b"{", begin) or close <= begin or data[close] != ord("}"):
+        return None
+    start = _forth(data, begin + 1)
+    indent = _indent(data, start)
+    if indent is None or not data.startswith(b'"', start):
+        return None
+    name = orjson.dumps(key)
+    member = b"\n" + b" " * indent + b'"'
+    document: dict[str, Any] = {}
+    while not data.startswith(name, start):  # the members before the array, one by one
+        after = data.find(member, start, close)
+        if after < 0:
+            return None
+        end = _back(data, after)
+        if data[end - 1 : end] != b",":
+            return None
+        try:
+            document.update(orjson.loads(b"{" + data[start : _back(data, end - 1)] + b"}"))
+        except orjson.JSONDecodeError:
+            return None
+        start = after + indent + 1
+    elements = _indented_elements(data, start + len(name), _back(data, close), indent)
+    if elements is None or key in document:
+        return None
+    document[key] = [value for _, _, value in elements]
+    return document, elements
+
+
+def _indented_elements(
+    data: bytes, position: int, end: int, indent: int
+) -> list[tuple[int, int, Any]] | None:
+    """The elements of the array that is the rest of a member (``position`` after its name,
+    ``end`` after its value), one a line at an indentation deeper than ``indent``."""
+    colon = _forth(data, position)
+    opening = _forth(data, colon + 1)
+    close = end - 1
+    if not data.startswith(b":", colon) or not data.startswith(b"[", opening):
+        return None
+    if close <= opening or data[close] != ord("]"):
+        return None
+    first = _forth(data, opening + 1)
+    if first == close:
+        return []
+    inner = _indent(data, first)
+    if inner is None or inner <= indent:
+        return None
+    needle = b"\n" + b" " * inner + data[first : first + 1]
+    starts = []
+    at = data.find(needle, first, close)
+    while at >= 0:
+        starts.append(at + inner + 1)
+        at = data.find(needle, at + inner + 2, close)
+    pieces = _pieces(data, first, close, starts)
+    if pieces is None:
+        return None
+    found: list[tuple[int, int, Any]] = []
+    line, counted = 1, 0
+    loads, bad_json = orjson.loads, orjson.JSONDecodeError
+    for index, (start, stop) in enumerate(pieces):
+        try:
+            element = loads(data[start:stop])
+        except bad_json:
+            return None
+        line += data.count(b"\n", counted, start)
+        counted = start
+        found.append((index, line, element))
+    return found

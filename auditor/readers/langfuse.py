@@ -50,12 +50,12 @@ from typing import Any
 import orjson
 
 from auditor.model import Conversation, Message, Reject, TextPart, ToolCall, ToolResult
-from auditor.readers.json_stream import array_items, parse_document
+from auditor.readers.json_stream import array_items, indented_document, parse_document
 from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
 from auditor.readers.stamps import moment
-from auditor.readers.streams import plain_name, read_text
+from auditor.readers.streams import plain_name, read_bytes
 
 NAME = "langfuse"
 DESCRIPTION = "Langfuse trace exports ({trace, observations}): TOOL observations, model messages"
@@ -402,13 +402,22 @@ def _block(block: Any, message: _Msg) -> None:
 # ----------------------------------------------------------------------------- reading
 def read(path: Path, source: str) -> ReadResult:
     result = ReadResult()
-    text = read_text(path, source, result.rejects)
-    if text is None:
+    data = read_bytes(path, source, result.rejects)
+    if data is None:
         return result
-    document = parse_document(text, source, result.rejects)
-    if document is None:
-        return result
+    # Exports are written indented: read piece by piece, each observation once, with orjson.
+    indented = indented_document(data, "observations")
+    text: str | None = None
+    items: list[tuple[int, int, Any]] | None = None
+    if indented is not None:
+        document, items = indented
+    else:
+        text = _text(data)
+        document = parse_document(text, source, result.rejects)
+        if document is None:
+            return result
     if not _is_export(document):
+        text = _text(data) if text is None else text
         result.rejects.append(
             Reject(
                 source=source,
@@ -418,10 +427,12 @@ def read(path: Path, source: str) -> ReadResult:
             )
         )
         return result
-    ignored: list[Reject] = []
-    items = array_items(text, source, ignored, ("observations",)).records
-    if len(items) != len(document["observations"]):  # the array is not the top-level one
-        items = [(i, 1, o) for i, o in enumerate(document["observations"])]
+    if items is None:
+        assert text is not None
+        ignored: list[Reject] = []
+        items = array_items(text, source, ignored, ("observations",)).records
+        if len(items) != len(document["observations"]):  # the array is not the top-level one
+            items = [(i, 1, o) for i, o in enumerate(document["observations"])]
     trace = document["trace"]
     trace_id = _id(trace.get("id")) or plain_name(path)
     conversation = Conversation(
@@ -464,6 +475,11 @@ def read(path: Path, source: str) -> ReadResult:
         trace_reader.observation(observation, line, phase)
     result.conversations.append(conversation)
     return result
+
+
+def _text(data: bytes) -> str:
+    """A file's bytes as ``read_text`` gives them."""
+    return data.decode("utf-8", "replace").lstrip("\ufeff")
 
 
 def _time(observation: dict[str, Any], key: str) -> str:
@@ -511,15 +527,15 @@ class _Trace:
     def observation(self, observation: dict[str, Any], line: int, phase: int = 0) -> None:
         """Read one observation; a generation in two phases, its input (0), its output (1)."""
         kind = observation.get("type")
-        stamp = moment(observation.get("startTime"))
         if kind == "GENERATION":
             if observation.get("input") is None and observation.get("output") is None:
                 if phase == 0:
                     self.result.pass_over(EMPTY_GENERATION)
             elif phase == 0:
+                stamp = moment(observation.get("startTime"))
                 self._messages(messages_of(observation.get("input"), "user"), line, stamp)
-            else:
-                end = moment(observation.get("endTime")) or stamp
+            else:  # a time is never false: the start time only stands in for a missing end
+                end = moment(observation.get("endTime")) or moment(observation.get("startTime"))
                 self._messages(messages_of(observation.get("output"), "assistant"), line, end)
             return
         attributes = _attributes(observation)
@@ -568,6 +584,7 @@ class _Trace:
                 shown = content if isinstance(content, str) else None
                 content = message if not shown else f"{message}\n{shown}"
         name = self._tool_name(observation, attributes)
+        stamp = moment(observation.get("startTime"))
         self._tool_run(call_id, name, arguments, content, is_error, line, stamp)
 
     def _tool_name(self, observation: dict[str, Any], attributes: dict[str, Any]) -> str:

@@ -68,6 +68,21 @@ def json_lines(
             )
 
 
+def bad_line(
+    source: str, number: int, offset: int, line: bytes, error: orjson.JSONDecodeError
+) -> Reject:
+    """The reject of a line that is not JSON, as ``json_lines`` makes it (for readers that
+    walk a file's lines themselves)."""
+    cut = not line.endswith(b"\n")
+    return Reject(
+        source=source,
+        line=number,
+        offset=offset,
+        reason="truncated JSON" if cut else f"malformed JSON: {error}",
+        excerpt=excerpt(line),
+    )
+
+
 def _span_lines(path: Path, span: Span) -> IO[bytes]:
     """The bytes of one span of a plain file, as a stream of lines."""
     with open(path, "rb") as handle:
