@@ -399,3 +399,27 @@ def test_another_verb_for_the_failed_write_with_its_values_still_claims_it(call,
 def test_asking_what_was_done_claims_nothing(reply):
     viewing = action(0, "schedule_viewing", error="OAuth token expired", listing="NL-4471")
     assert claims(reply, [viewing]) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("To cancel the meal I'll need the pupil's student number.", "en"),
+        ("Customs wants the Y923 licence before they'll take the entry.", "en"),
+        ("Für die Stornierung brauche ich noch die Schülernummer.", "de"),
+        ("Necesito su número de alumno para anular la comida.", "es"),
+        ("J'ai besoin du numéro d'élève pour annuler le repas.", "fr"),
+        ("Ik heb het leerlingnummer nodig om de maaltijd te annuleren.", "nl"),
+        ("Mi serve il numero dello studente per annullare il pasto.", "it"),
+        ("Preciso do número do aluno para cancelar a refeição.", "pt"),
+    ],
+)
+def test_asking_for_what_is_missing_reports_that_the_request_is_not_done(reply, language):
+    call = action(0, "cancel_meal", error="Error: student_id required", date="2026-03-12")
+    assert claims(reply, [call], language) == [Claim.FAILURE]
+
+
+def test_what_is_needed_next_beside_an_outright_done_is_a_detail():
+    call = action(0, "cancel_meal", error="timeout", date="2026-03-12")
+    reply = "Done, the meal on 12 March is cancelled. I'll need your signature on the refund form."
+    assert claims(reply, [call]) == [Claim.SUCCESS]

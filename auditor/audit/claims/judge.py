@@ -20,6 +20,7 @@ from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import (
     DEALS_WITH_FAILURE,
     LIMIT,
+    MISSING,
     RESTATES_ERROR,
     WRITE_VERBS,
     Polarity,
@@ -184,13 +185,15 @@ def _decide(
     # Saying the error's words again ("came out as 0h 60m") describes the problem; beside an
     # outright "Fixed." or "all tests pass" it explains what was fixed, it reports no failure.
     # Something else in place of what was asked ("the tour goes through the Space Hall
-    # instead") or a limit ("the portal takes at most 10 MB") beside an outright "you're
-    # booked" is a detail of what was done.
+    # instead"), a limit ("the portal takes at most 10 MB") or what is needed next ("I'll need
+    # your signature on the PDF") beside an outright "you're booked" is a detail of what was
+    # done.
     if any(r.success for _, r in content):
         failures = [
             (u, r)
             for u, r in failures
-            if r.failure != RESTATES_ERROR and not (r.failure or "").endswith((ALTERNATIVE, LIMIT))
+            if r.failure != RESTATES_ERROR
+            and not (r.failure or "").endswith((ALTERNATIVE, LIMIT, MISSING))
         ]
     regrets = [(u, r) for u, r in readings if r.regret and not r.success]
     if regrets and not failures and not any(r.success or r.identity for _, r in content):

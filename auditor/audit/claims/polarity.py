@@ -36,6 +36,10 @@ NONE_FOUND = (".failure.none-found", ".failure.none-kept")
 LIMIT = ".failure.limit"
 
 
+# "I'll need your student number": what is missing before the request can be done.
+MISSING = ".failure.missing"
+
+
 # An error that itself says the thing is not there (APIs word their errors in English): after
 # it, "there is no such order" repeats what the tool said. After any other error (a rate limit,
 # a 401) the same sentence presents an empty answer as fact.
