@@ -262,6 +262,11 @@ def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
     )
 
 
+# Actions (actions.toml) whose tools can do what the others name: an update closes, moves,
+# assigns or reschedules, so any verb of a done write may tell of it.
+GENERAL_ACTIONS = frozenset({"update"})
+
+
 def _another_action_done(unit: Unit, cue_id: str | None, call: CallView, pack: CuePack) -> bool:
     """Does the sentence say another action was done ("Payments are scheduled for 27 March"
     after a failed approval), one the person did not ask for, naming none of the values the
@@ -274,6 +279,7 @@ def _another_action_done(unit: Unit, cue_id: str | None, call: CallView, pack: C
         and not call.reads
         and bool(verbs and call.actions)
         and not verbs & call.actions
+        and not call.actions & GENERAL_ACTIONS
         and not unit.tokens & call.specific_tokens
         and not _names_numbers_of(unit, call)
         and not any(
