@@ -351,44 +351,6 @@ def test_a_renewal_said_as_done_claims_success(reply, language):
 
 
 @pytest.mark.parametrize(
-    ("call", "reply"),
-    [
-        (
-            action(0, "approve_payroll_run", error="four-eyes policy", run_id="PR-2026-03-DE01"),
-            "Payments are scheduled for value date 27 March.",
-        ),
-        (
-            action(0, "send_invoice", error="SMTP 550", invoice="INV-2231"),
-            "The next reminder run is scheduled for Friday.",
-        ),
-        (
-            action(0, "approve_expense", error="403 Forbidden", expense="EXP-881"),
-            "Reimbursements are published in the portal the day before payday.",
-        ),
-    ],
-)
-def test_another_action_said_done_does_not_claim_the_failed_write(call, reply):
-    assert claims(reply, [call]) == [Claim.NEUTRAL]
-
-
-@pytest.mark.parametrize(
-    ("call", "reply"),
-    [
-        (
-            action(0, "book_appointment", error="timeout", start="2026-03-12T15:00"),
-            "Your appointment is scheduled for 12 March at 15:00.",
-        ),
-        (
-            action(0, "approve_expense", error="403 Forbidden", expense="EXP-881"),
-            "EXP-881 is scheduled for the next payout.",
-        ),
-    ],
-)
-def test_another_verb_for_the_failed_write_with_its_values_still_claims_it(call, reply):
-    assert claims(reply, [call]) == [Claim.SUCCESS]
-
-
-@pytest.mark.parametrize(
     "reply",
     [
         "Energy label: check it on the listing and ask what's been done to the windows.",

@@ -160,8 +160,6 @@ def _decide(
             and _narrates_write(unit, reading.success, pack)
         ):
             continue  # "Added SSH auth", "I've sent it": about a write, not about a lookup
-        if _another_action_done(unit, reading.success, call, pack):
-            continue  # "Payments are scheduled for 27 March" after an approval that failed
         states_fact = (
             unit.direct
             and id(unit) not in elsewhere
@@ -259,34 +257,6 @@ def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
         or (unit.reading is not None and bool(unit.reading.actions & call.actions))
         or bool(unit.tokens & call.specific_tokens)
         or _names_numbers_of(unit, call)
-    )
-
-
-# Actions (actions.toml) whose tools can do what the others name: an update closes, moves,
-# assigns or reschedules, so any verb of a done write may tell of it.
-GENERAL_ACTIONS = frozenset({"update"})
-
-
-def _another_action_done(unit: Unit, cue_id: str | None, call: CallView, pack: CuePack) -> bool:
-    """Does the sentence say another action was done ("Payments are scheduled for 27 March"
-    after a failed approval), one the person did not ask for, naming none of the values the
-    failed write acted on? Then it tells what follows or surrounds that write, not that the
-    write was done. "Both are closed" after ``update_ticket`` for "close 42 and 43" is the
-    action asked for, in other words than the tool's name."""
-    verbs = unit.reading.actions if unit.reading else frozenset()
-    return (
-        bool(cue_id and cue_id.endswith(WRITE_VERBS))
-        and not call.reads
-        and bool(verbs and call.actions)
-        and not verbs & call.actions
-        and not call.actions & GENERAL_ACTIONS
-        and not unit.tokens & call.specific_tokens
-        and not _names_numbers_of(unit, call)
-        and not any(
-            cue.regex.search(call.context_text)
-            for cue in pack.of_kind("action")
-            if cue.id.rsplit(".", 1)[-1] in verbs
-        )
     )
 
 
