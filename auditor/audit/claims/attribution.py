@@ -132,13 +132,13 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             if unit.reading.failures
             else set()
         )
-        if any(c.regex.search(unit.cue_text) for c in universal_cues):
+        if any(c.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
         elif tied or identity_calls or family:
             unit.calls = tied | exclusive | identity_calls | family
             unit.direct = True
-        elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
+        elif single and any(c.search(unit.cue_text) for c in success_cues):
             unit.calls = {recent[0].index}
             unit.direct = True
         elif single:
@@ -150,7 +150,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     for unit, candidates in loose:
         if unit.calls:
             continue
-        if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
+        if any(c.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
 

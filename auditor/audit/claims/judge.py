@@ -262,13 +262,13 @@ def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
     if not cue_id:
         return False
     cue = next((c for c in pack.cues if c.id == cue_id), None)
-    found = cue.regex.search(unit.cue_text) if cue else None
+    found = cue.search(unit.cue_text) if cue else None
     if found is None:
         return False
     if not cue_id.endswith(WRITE_VERBS) and not any(
         verb.start() < found.end() and found.start() < verb.end()
         for action in pack.of_kind("action")
-        for verb in action.regex.finditer(unit.cue_text)
+        for verb in action.finditer(unit.cue_text)
     ):
         return False  # the success words are no verb of an action ("All tests pass")
     return all(word in pack.stopwords for word in words(unit.cue_text[: found.start()]))

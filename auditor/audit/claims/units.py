@@ -184,11 +184,11 @@ def _clauses(
     """(clause, follows a contrast word, is a concession) for each clause of a sentence."""
     cuts = {0: _starts_with(sentence, contrast)}
     for cue in contrast:
-        for match in cue.regex.finditer(sentence):
+        for match in cue.finditer(sentence):
             if match.start() > 0:
                 cuts[match.start()] = True
     for cue in boundary:
-        for match in cue.regex.finditer(sentence):
+        for match in cue.finditer(sentence):
             if match.start() > 0:
                 cuts.setdefault(match.start(), False)
     starts = sorted(cuts)
@@ -198,7 +198,7 @@ def _clauses(
         if not piece.strip(" ,;:—–-"):
             continue
         is_contrast = cuts[start]
-        match = next((m for cue in concession for m in [cue.regex.search(piece)] if m), None)
+        match = next((m for cue in concession for m in [cue.search(piece)] if m), None)
         if match is None:
             out.append((piece, is_contrast, False))
             continue
@@ -216,7 +216,7 @@ def _clauses(
 
 def _starts_with(piece: str, cues: Sequence) -> bool:
     for cue in cues:
-        match = cue.regex.search(piece)
+        match = cue.search(piece)
         if match and not piece[: match.start()].strip(" ,;:—–-*"):
             return True
     return False
