@@ -51,15 +51,18 @@ def words(text: str) -> list[str]:
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
-    if len(text) <= 200:
+    if len(text) <= SHORT_TEXT:
         return set(short_tokens(text, stopwords))
-    return set(_token_list(text, stopwords))
+    return set(token_list(text, stopwords))
+
+
+SHORT_TEXT = 200  # the tokens of texts this short are cached
 
 
 @functools.lru_cache(maxsize=16384)
 def short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
     """Tool names, argument values and sentences recur: their tokens are worked out once."""
-    return frozenset(_token_list(text, stopwords))
+    return frozenset(token_list(text, stopwords))
 
 
 class LazyTokens:
@@ -80,10 +83,10 @@ class LazyTokens:
 
 def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
     """The first ``limit`` distinct tokens of a text, in order."""
-    return list(dict.fromkeys(_token_list(text, stopwords)))[:limit]
+    return list(dict.fromkeys(token_list(text, stopwords)))[:limit]
 
 
-def _token_list(text: str, stopwords: frozenset[str]) -> list[str]:
+def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic.
     A plain loop over the words, not a generator: result data has millions of words."""
     found: list[str] = []
