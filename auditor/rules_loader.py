@@ -436,11 +436,21 @@ class CuePack:
 
     def __post_init__(self) -> None:
         self._by_kind: dict[str, list[CompiledCue]] = {}
+        self._kind_bits: dict[str, int] = {}
         for cue in self.cues:
             self._by_kind.setdefault(cue.kind, []).append(cue)
+            self._kind_bits[cue.kind] = self._kind_bits.get(cue.kind, 0) | 1 << cue.bit
 
-    def of_kind(self, kind: str) -> list[CompiledCue]:
-        return self._by_kind.get(kind, [])
+    def of_kind(self, kind: str, text: str | None = None) -> list[CompiledCue]:
+        """The cues of a kind, in pack order; with ``text``, only those that may match it (the
+        others cannot: see ``CompiledCue.may_match``)."""
+        cues = self._by_kind.get(kind, [])
+        if text is None or not cues or cues[0].filter is None:
+            return cues
+        mask = cues[0].filter.mask(text)
+        if not mask & self._kind_bits[kind]:
+            return []
+        return [cue for cue in cues if mask >> cue.bit & 1]
 
 
 @dataclass

@@ -43,6 +43,21 @@ def test_every_shipped_cue_finds_through_the_filter_what_its_pattern_finds(text:
         assert cue.sub(" ", text) == written.sub(" ", text), cue.id
 
 
+@settings(max_examples=100, deadline=None)
+@given(text=sentence())
+def test_the_cues_of_a_kind_that_may_match_a_text_hold_every_one_that_does(text: str) -> None:
+    for pack in RULES.packs.values():
+        for kind in {cue.kind for cue in pack.cues}:
+            matching = [
+                cue
+                for cue in pack.of_kind(kind)
+                if re.search(cue.pattern, text, re.IGNORECASE) is not None
+            ]
+            kept = pack.of_kind(kind, text)
+            assert all(cue in kept for cue in matching), kind
+            assert kept == [cue for cue in pack.of_kind(kind) if cue in kept]  # in pack order
+
+
 def test_folding_takes_as_equal_every_two_characters_the_engine_takes_as_equal() -> None:
     import _sre
 

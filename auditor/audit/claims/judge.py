@@ -267,8 +267,8 @@ def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
         return False
     if not cue_id.endswith(WRITE_VERBS) and not any(
         verb.start() < found.end() and found.start() < verb.end()
-        for action in pack.of_kind("action")
-        for verb in action.finditer(unit.cue_text)
+        for action in pack.of_kind("action", unit.cue_text)
+        for verb in action.regex.finditer(unit.cue_text)
     ):
         return False  # the success words are no verb of an action ("All tests pass")
     return all(word in pack.stopwords for word in words(unit.cue_text[: found.start()]))

@@ -100,7 +100,9 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         ()
         if past or hypothetical
         else tuple(
-            (cue.id, match) for cue in pack.of_kind("failure") for match in cue.finditer(text)
+            (cue.id, match)
+            for cue in pack.of_kind("failure", text)
+            for match in cue.regex.finditer(text)
         )
     )
     return Reading(
@@ -142,7 +144,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             None,
         ),
         actions=frozenset(
-            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.search(text)
+            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action", text) if c.regex.search(text)
         ),
     )
 
