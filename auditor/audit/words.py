@@ -18,7 +18,9 @@ _SUBWORD = re.compile(r"[-_./@#']+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+# A thousands separator between digits ("1,250"). The separator comes first and the digit before
+# it is looked behind for: the engine then skips to the separators, instead of trying each digit.
+GROUPED_NUMBER = re.compile(r"[,\u202f\u00a0](?<=\d[,\u202f\u00a0])(?=\d{3}\b)")
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")

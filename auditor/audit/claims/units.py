@@ -29,6 +29,12 @@ _TITLE_AFTER_ID = re.compile(
 )
 
 
+_MAY_TITLE = re.compile(r"[(\"“«]")  # what a title after an id must open with
+
+
+_MAY_EMPHASISE = re.compile(r"[*_~]")  # what emphasis is written with
+
+
 _EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 
 
@@ -132,7 +138,8 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     boundary = pack.of_kind("clause")
     concession = pack.of_kind("concession")
     units: list[Unit] = []
-    text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
+    if "```" in text:  # each pattern below is tried only on a line that holds its marks
+        text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
     sentence_index = 0
     intro = ""  # the last line before a list that ends with a colon
     for paragraph, line in enumerate(text.splitlines()):
@@ -149,15 +156,18 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
             units[-1].introduces = True  # "Here's your schedule:" shows what follows
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
-        shown = _EMPHASIS.sub("", line)
+        shown = _EMPHASIS.sub("", line) if _MAY_EMPHASISE.search(line) else line
         for sentence in _sentences(shown):
             if not sentence.strip():
                 continue
             pieces = _clauses(sentence, contrast, boundary, concession)
             for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
                 clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
-                masked = _TITLE_AFTER_ID.sub(r"\1 ", _CODE_SPAN.sub(" ", clause))
-                plain = _CODE_SPAN.sub(r"\1", clause).strip()
+                coded = "`" in clause
+                masked = _CODE_SPAN.sub(" ", clause) if coded else clause
+                if _MAY_TITLE.search(masked):
+                    masked = _TITLE_AFTER_ID.sub(r"\1 ", masked)
+                plain = (_CODE_SPAN.sub(r"\1", clause) if coded else clause).strip()
                 units.append(
                     Unit(
                         text=plain,
