@@ -113,11 +113,16 @@ def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
         piece = piece.lower()
         if not piece or piece in stopwords:
             continue
-        has_digit = any(ch.isdigit() for ch in piece)
-        if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
+        digits = has_digit(piece)
+        if len(piece) < (2 if digits else 3) or (piece.isdigit() and len(piece) < 2):
             continue
         found.append(stem(piece))
     return tuple(found)
+
+
+def has_digit(text: str) -> bool:
+    """Does the text hold a digit (``str.isdigit``) anywhere? (Looked at in C, not a generator.)"""
+    return any(map(str.isdigit, text))
 
 
 def names_a_thing(value: str) -> bool:
@@ -129,7 +134,7 @@ def is_specific(token: str) -> bool:
     """A token specific enough to name one thing: an id, a code, a name; not a small number."""
     if token.isdigit():
         return len(token) >= 3 and not (len(token) == 4 and token.startswith(("19", "20")))
-    return len(token) >= 4 or any(ch.isdigit() for ch in token)
+    return len(token) >= 4 or has_digit(token)
 
 
 def name_words(name: str) -> str:

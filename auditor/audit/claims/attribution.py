@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import RESTATED_WORDS, WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
-from auditor.audit.words import tokens
+from auditor.audit.words import has_digit, tokens
 from auditor.rules_loader import CuePack
 
 _REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
@@ -211,7 +211,7 @@ def _by_action(
 
 def _ids_of(call: CallView) -> frozenset[str]:
     """The ids and numbers a call acted on (``OPS-142``, ``9b7d2e1``)."""
-    return frozenset(t for t in call.specific_tokens if any(ch.isdigit() for ch in t))
+    return frozenset(t for t in call.specific_tokens if has_digit(t))
 
 
 def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:

@@ -13,6 +13,7 @@ from auditor.audit.words import (
     argument_strings,
     data_text,
     first_tokens,
+    has_digit,
     is_specific,
     name_words,
     names_a_thing,
@@ -119,7 +120,7 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     # as of f"{name} {server} {argument_text}", which ends on a space when there are no values
     view.action_tokens = parts.joined([name, server, *(values or [""])])
     view.specific_tokens = view.argument_tokens | frozenset(
-        t for t in said if len(t) >= 3 and not t.isalpha() and any(c.isdigit() for c in t)
+        t for t in said if len(t) >= 3 and has_digit(t)
     )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
@@ -127,7 +128,7 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.error_tokens = frozenset(
         token
         for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
-        if token.isalpha() or not any(ch.isdigit() for ch in token)
+        if not has_digit(token)
     )
     view.data_text, view.argument_text = data, argument_text
     view.returned_tokens = frozenset(data_tokens)

@@ -25,7 +25,7 @@ from auditor.audit.claims.polarity import (
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
-from auditor.audit.words import name_words, tokens, words
+from auditor.audit.words import has_digit, name_words, tokens, words
 from auditor.model import Claim
 from auditor.rules_loader import CuePack
 
@@ -95,7 +95,7 @@ def _presents(unit: Unit, call: CallView, stopwords: frozenset[str]) -> bool:
     none ("I need to use the other command") plans or explains; it claims nothing done."""
     if unit.tokens & (call.argument_tokens | call.data_tokens):
         return True
-    if any(any(ch.isdigit() for ch in token) for token in unit.tokens):
+    if any(has_digit(token) for token in unit.tokens):
         return True
     if _QUOTED.search(unit.text):
         return True
@@ -278,7 +278,7 @@ def _sourced(unit: Unit, shown: Callable[[str], bool]) -> bool:
     """Does a sentence only repeat values (ids, amounts, addresses) that other calls that
     worked returned (``shown``)? Words alone prove nothing: file names and topics recur."""
     values = [  # ids and amounts, by their parts: "nip77" of "nip77.rs", "8320" of an address
-        t for t in unit.tokens if any(ch.isdigit() for ch in t) and not _JOINED.search(t)
+        t for t in unit.tokens if has_digit(t) and not _JOINED.search(t)
     ]
     return bool(values) and all(shown(t) for t in values)
 

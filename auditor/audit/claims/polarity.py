@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.identity import claims_identity, speaks_of_identity
 from auditor.audit.claims.units import RECORD_ID, Unit
-from auditor.audit.words import tokens, words
+from auditor.audit.words import has_digit, tokens, words
 from auditor.rules_loader import CuePack
 
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
@@ -262,7 +262,7 @@ def _new_values(unit: Unit, call: CallView) -> bool:
     its error, its data nor the person's request held?"""
     error = call.error_text.lower()
     return any(
-        any(ch.isdigit() for ch in token) and token not in call.quoted_text and token not in error
+        has_digit(token) and token not in call.quoted_text and token not in error
         for token in unit.tokens
     )
 
