@@ -93,12 +93,24 @@ def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     A plain loop over the words, not a generator: result data has millions of words."""
     found: list[str] = []
     extend = found.extend
+    known = _KNOWN_WORDS.get(stopwords)
+    if known is None or len(known) >= KNOWN_WORDS:
+        known = _KNOWN_WORDS[stopwords] = {}
+    get = known.get
     for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
-        extend(_word_tokens(word, stopwords))
+        found_here = get(word)
+        if found_here is None:
+            found_here = known[word] = _word_tokens(word, stopwords)
+        extend(found_here)
     return found
 
 
-@functools.lru_cache(maxsize=65536)
+# Words recur (data holds the same names and values again and again): the tokens of each are
+# kept, per list of stop words, in a plain dict (a look-up is cheaper than a cached call).
+_KNOWN_WORDS: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
+KNOWN_WORDS = 65536  # words kept per list of stop words; then they are forgotten at once
+
+
 def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
     """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
     raw = word.strip("'")
