@@ -94,21 +94,27 @@ def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     found: list[str] = []
     extend = found.extend
     known = _KNOWN_WORDS.get(stopwords)
-    if known is None or len(known) >= KNOWN_WORDS:
+    if known is None:
         known = _KNOWN_WORDS[stopwords] = {}
     get = known.get
+    before = len(known)
     for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
         found_here = get(word)
         if found_here is None:
             found_here = known[word] = _word_tokens(word, stopwords)
         extend(found_here)
+    _KEPT[0] += len(known) - before
+    if _KEPT[0] > KNOWN_WORDS:
+        _KNOWN_WORDS.clear()
+        _KEPT[0] = 0
     return found
 
 
 # Words recur (data holds the same names and values again and again): the tokens of each are
 # kept, per list of stop words, in a plain dict (a look-up is cheaper than a cached call).
 _KNOWN_WORDS: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
-KNOWN_WORDS = 65536  # words kept per list of stop words; then they are forgotten at once
+_KEPT = [0]  # words kept in all of them
+KNOWN_WORDS = 65536  # words kept at most (after the text that passes it); then all are forgotten
 
 
 def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
