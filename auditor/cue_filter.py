@@ -175,9 +175,10 @@ def _branch(branches: list[Found]) -> Found:
 
 
 def trie_pattern(strings: list[str]) -> str:
-    """One alternation of ``strings`` shaped as a trie (``coul(?:d|dn)``…): the engine tries a
-    few first characters at each position instead of every string. The longest string that
-    starts at a position is the one that matches there."""
+    """One alternation of ``strings`` shaped as a trie (``could``, ``couldn't`` and ``cannot``:
+    ``c(?:annot|ould(?:n't)?)``): the engine tries a few first characters at each position
+    instead of every string. The longest string that starts at a position is the one that
+    matches there."""
     root: dict[str, Any] = {}
     for string in strings:
         node = root
