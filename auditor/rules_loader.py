@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from importlib import resources
@@ -24,6 +24,8 @@ from re import _parser as sre_parse
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from auditor.cue_filter import CueFilter
 
 
 def _shipped() -> Any:
@@ -329,6 +331,32 @@ class CompiledCue:
     regex: re.Pattern[str]
     source: str
     pattern: str = ""  # as the rule file wrote it (``regex`` may begin with a lookahead)
+    # The pack's filter, and this cue's bit in it: a text without the cue's literals is not
+    # searched (the same matches, found faster). Without a filter every text is searched.
+    filter: CueFilter | None = field(default=None, compare=False, repr=False)
+    bit: int = 0
+
+    def may_match(self, text: str) -> bool:
+        """False when the cue cannot match ``text`` (it lacks the literals every match has)."""
+        found = self.filter
+        if found is None:
+            return True
+        mask = found.masks.get(text)
+        return bool((found.mask(text) if mask is None else mask) >> self.bit & 1)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        found = self.filter  # may_match, written out: this is called millions of times
+        if found is not None:
+            mask = found.masks.get(text)
+            if not (found.mask(text) if mask is None else mask) >> self.bit & 1:
+                return None
+        return self.regex.search(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text) if self.may_match(text) else iter(())
+
+    def sub(self, replacement: str, text: str) -> str:
+        return self.regex.sub(replacement, text) if self.may_match(text) else text
 
 
 @cache
@@ -408,11 +436,21 @@ class CuePack:
 
     def __post_init__(self) -> None:
         self._by_kind: dict[str, list[CompiledCue]] = {}
+        self._kind_bits: dict[str, int] = {}
         for cue in self.cues:
             self._by_kind.setdefault(cue.kind, []).append(cue)
+            self._kind_bits[cue.kind] = self._kind_bits.get(cue.kind, 0) | 1 << cue.bit
 
-    def of_kind(self, kind: str) -> list[CompiledCue]:
-        return self._by_kind.get(kind, [])
+    def of_kind(self, kind: str, text: str | None = None) -> list[CompiledCue]:
+        """The cues of a kind, in pack order; with ``text``, only those that may match it (the
+        others cannot: see ``CompiledCue.may_match``)."""
+        cues = self._by_kind.get(kind, [])
+        if text is None or not cues or cues[0].filter is None:
+            return cues
+        mask = cues[0].filter.mask(text)
+        if not mask & self._kind_bits[kind]:
+            return []
+        return [cue for cue in cues if mask >> cue.bit & 1]
 
 
 @dataclass
@@ -553,14 +591,23 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
             merged = merge_layers(merged, data)
             files.append(label)
         pack_file = validate_file(CuePackFile, merged, name)
+        cue_filter = CueFilter([c.pattern for c in pack_file.cue])
         packs[pack_file.language] = CuePack(
             language=pack_file.language,
             name=pack_file.name,
             markers=frozenset(m.lower() for m in pack_file.markers),
             stopwords=frozenset(w.lower() for w in pack_file.stopwords),
             cues=[
-                CompiledCue(c.id, c.kind, compile_cue(c.pattern), cue_origin[c.id], c.pattern)
-                for c in pack_file.cue
+                CompiledCue(
+                    c.id,
+                    c.kind,
+                    compile_cue(c.pattern),
+                    cue_origin[c.id],
+                    c.pattern,
+                    filter=cue_filter,
+                    bit=bit,
+                )
+                for bit, c in enumerate(pack_file.cue)
             ],
         )
     languages: dict[str, frozenset[str]] = {}

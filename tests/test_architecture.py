@@ -20,6 +20,7 @@ LAYERS = [
         "auditor.model",
         "auditor.redact",
         "auditor.rules_loader",
+        "auditor.cue_filter",
         "auditor.catalogue",
         "auditor.faults",
     },

@@ -22,7 +22,7 @@ from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import call_actions
-from auditor.audit.words import argument_strings, words
+from auditor.audit.words import argument_strings, has_digit, words
 from auditor.model import (
     FAILED_OUTCOMES,
     Outcome,
@@ -215,7 +215,7 @@ def _ids(arguments: Any) -> list[str]:
     return [
         str(value)
         for value in argument_strings(arguments, 200)
-        if len(str(value)) >= 3 and any(ch.isdigit() for ch in str(value))
+        if len(str(value)) >= 3 and has_digit(str(value))
     ]
 
 
@@ -362,7 +362,7 @@ def _command_target(command: str, found: Target) -> None:
         found.values_named |= {  # ids and numbers, not a quoted phrase that holds a number
             word.lower()
             for word in segment.arguments
-            if any(ch.isdigit() for ch in word) and not any(ch.isspace() for ch in word)
+            if has_digit(word) and not any(ch.isspace() for ch in word)
         }
         found.phrases |= {
             word.lower()
@@ -488,10 +488,10 @@ def same_value(a: str, b: str) -> bool:
     if a == b:
         return True
     short, long = sorted((a.lower(), b.lower()), key=len)
-    if len(short) < 4 or short not in long or not any(ch.isdigit() for ch in short):
+    if len(short) < 4 or short not in long or not has_digit(short):
         return False
     rest = long.replace(short, "", 1)
-    return not any(ch.isdigit() for ch in rest)
+    return not has_digit(rest)
 
 
 def _mentions(slot: CallSlot, name: str) -> bool:
@@ -603,8 +603,7 @@ def _named_items_dropped(old: list[Any], new: list[Any], complaint: str) -> bool
     if not dropped or added:
         return False
     return all(
-        any(any(ch.isdigit() for ch in word) and word in complaint for word in words(str(item)))
-        for item in dropped
+        any(has_digit(word) and word in complaint for word in words(str(item))) for item in dropped
     )
 
 

@@ -7,6 +7,7 @@ tool's name says it does.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -19,6 +20,7 @@ _SEPARATORS = re.compile(SERVER_SEPARATORS)
 _WORD_SPLIT = re.compile(r"[_\-.\s/:]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=4096)
 def bare_tool_name(name: str) -> str:
     """A tool name without its MCP server prefix (``mcp__github__get_me`` -> ``get_me``)."""
     pieces = [p for p in _SEPARATORS.split(name) if p]

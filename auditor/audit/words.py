@@ -18,7 +18,9 @@ _SUBWORD = re.compile(r"[-_./@#']+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-GROUPED_NUMBER = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+# A thousands separator between digits ("1,250"). The separator comes first and the digit before
+# it is looked behind for: the engine then skips to the separators, instead of trying each digit.
+GROUPED_NUMBER = re.compile(r"[,\u202f\u00a0](?<=\d[,\u202f\u00a0])(?=\d{3}\b)")
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -51,15 +53,18 @@ def words(text: str) -> list[str]:
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
-    if len(text) <= 200:
+    if len(text) <= SHORT_TEXT:
         return set(short_tokens(text, stopwords))
-    return set(_token_list(text, stopwords))
+    return set(token_list(text, stopwords))
+
+
+SHORT_TEXT = 200  # the tokens of texts this short are cached
 
 
 @functools.lru_cache(maxsize=16384)
 def short_tokens(text: str, stopwords: frozenset[str]) -> frozenset[str]:
     """Tool names, argument values and sentences recur: their tokens are worked out once."""
-    return frozenset(_token_list(text, stopwords))
+    return frozenset(token_list(text, stopwords))
 
 
 class LazyTokens:
@@ -80,7 +85,7 @@ class LazyTokens:
 
 def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
     """The first ``limit`` distinct tokens of a text, in order."""
-    return list(dict.fromkeys(_token_list(text, stopwords)))[:limit]
+    return list(dict.fromkeys(token_list(text, stopwords)))[:limit]
 
 
 def word_tokens(text: str, stopwords: frozenset[str]) -> list[frozenset[str]]:
@@ -92,17 +97,35 @@ def word_tokens(text: str, stopwords: frozenset[str]) -> list[frozenset[str]]:
     return [t for t in found if t]
 
 
-def _token_list(text: str, stopwords: frozenset[str]) -> list[str]:
+def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     """The tokens of ``tokens`` in text order (with repeats), so that caps are deterministic.
     A plain loop over the words, not a generator: result data has millions of words."""
     found: list[str] = []
     extend = found.extend
+    known = _KNOWN_WORDS.get(stopwords)
+    if known is None:
+        known = _KNOWN_WORDS[stopwords] = {}
+    get = known.get
+    before = len(known)
     for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
-        extend(_word_tokens(word, stopwords))
+        found_here = get(word)
+        if found_here is None:
+            found_here = known[word] = _word_tokens(word, stopwords)
+        extend(found_here)
+    _KEPT[0] += len(known) - before
+    if _KEPT[0] > KNOWN_WORDS:
+        _KNOWN_WORDS.clear()
+        _KEPT[0] = 0
     return found
 
 
-@functools.lru_cache(maxsize=65536)
+# Words recur (data holds the same names and values again and again): the tokens of each are
+# kept, per list of stop words, in a plain dict (a look-up is cheaper than a cached call).
+_KNOWN_WORDS: dict[frozenset[str], dict[str, tuple[str, ...]]] = {}
+_KEPT = [0]  # words kept in all of them
+KNOWN_WORDS = 65536  # words kept at most (after the text that passes it); then all are forgotten
+
+
 def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
     """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
     raw = word.strip("'")
@@ -117,11 +140,16 @@ def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
         piece = piece.lower()
         if not piece or piece in stopwords:
             continue
-        has_digit = any(ch.isdigit() for ch in piece)
-        if len(piece) < (2 if has_digit else 3) or (piece.isdigit() and len(piece) < 2):
+        digits = has_digit(piece)
+        if len(piece) < (2 if digits else 3) or (piece.isdigit() and len(piece) < 2):
             continue
         found.append(stem(piece))
     return tuple(found)
+
+
+def has_digit(text: str) -> bool:
+    """Does the text hold a digit (``str.isdigit``) anywhere? (Looked at in C, not a generator.)"""
+    return any(map(str.isdigit, text))
 
 
 def names_a_thing(value: str) -> bool:
@@ -133,7 +161,7 @@ def is_specific(token: str) -> bool:
     """A token specific enough to name one thing: an id, a code, a name; not a small number."""
     if token.isdigit():
         return len(token) >= 3 and not (len(token) == 4 and token.startswith(("19", "20")))
-    return len(token) >= 4 or any(ch.isdigit() for ch in token)
+    return len(token) >= 4 or has_digit(token)
 
 
 def name_words(name: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
-from auditor.audit.words import tokens
+from auditor.audit.words import has_digit, tokens
 from auditor.rules_loader import CuePack
 
 _REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
@@ -130,13 +130,13 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             if unit.reading.failures
             else set()
         )
-        if any(c.regex.search(unit.cue_text) for c in universal_cues):
+        if any(c.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
         elif tied or identity_calls or family:
             unit.calls = tied | exclusive | identity_calls | family
             unit.direct = True
-        elif single and any(c.regex.search(unit.cue_text) for c in success_cues):
+        elif single and any(c.search(unit.cue_text) for c in success_cues):
             unit.calls = {recent[0].index}
             unit.direct = True
         elif single:
@@ -148,7 +148,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     for unit, candidates in loose:
         if unit.calls:
             continue
-        if any(c.regex.search(unit.cue_text) for c in failure_cues + success_cues):
+        if any(c.search(unit.cue_text) for c in failure_cues + success_cues):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
 
@@ -209,7 +209,7 @@ def _by_action(
 
 def _ids_of(call: CallView) -> frozenset[str]:
     """The ids and numbers a call acted on (``OPS-142``, ``9b7d2e1``)."""
-    return frozenset(t for t in call.specific_tokens if any(ch.isdigit() for ch in t))
+    return frozenset(t for t in call.specific_tokens if has_digit(t))
 
 
 def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView]) -> set[int]:

@@ -11,12 +11,15 @@ from typing import Any
 
 from auditor.audit.words import (
     GROUPED_NUMBER,
+    SHORT_TEXT,
     argument_strings,
     data_text,
     first_tokens,
+    has_digit,
     is_specific,
     name_words,
     names_a_thing,
+    token_list,
     tokens,
     word_tokens,
 )
@@ -100,25 +103,29 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     """Fill in the keywords and result data a call is recognised by."""
     weights: dict[str, float] = {}
 
-    def add(text: str, weight: float) -> None:
-        for token in tokens(text, stopwords):
+    def add(found: set[str] | frozenset[str], weight: float) -> None:
+        for token in found:
             weights[token] = max(weights.get(token, 0.0), weight)
 
     name = name_words(view.name)
-    add(name, NAME_WEIGHT)
-    add(name_words(view.server or ""), NAME_WEIGHT)
+    server = name_words(view.server or "")
+    add(tokens(name, stopwords), NAME_WEIGHT)
+    add(tokens(server, stopwords), NAME_WEIGHT)
     view.name_tokens = frozenset(tokens(name, stopwords))
     values = list(argument_strings(view.arguments, 200))
+    # A long value (a file written, a message body) is tokenised once: the tokens of all the
+    # values, and of the name and values together, are those lists joined.
+    parts = Tokenised(stopwords)
     for text in values:
         # Long values (queries, message bodies) and links point at things; short ones name them.
-        add(text, 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
+        add(parts.tokens(text), 0.5 if len(text) > LONG_VALUE or "://" in text else 1.0)
     data = data_text(view.result_values, view.result_texts, DATA_CHARS)
     data_tokens = first_tokens(data, stopwords, MAX_DATA_TOKENS)
     for token in data_tokens[:MAX_RESULT_TOKENS]:
         weights.setdefault(token, 1.0)
-    add(view.error_text, 0.5)
+    add(tokens(view.error_text, stopwords), 0.5)
     argument_text = " ".join(values)
-    said = tokens(argument_text, stopwords)  # the words of its arguments, worked out once
+    said = parts.joined(values)  # the words of its arguments, worked out once
     view.argument_tokens = frozenset(
         t
         for text in values
@@ -131,11 +138,10 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         for word in (w.removeprefix("./").rstrip("/") for w in view.command_objects)
         if _COMMAND_OBJECT.fullmatch(word) and word.lower() in tokens(word, stopwords)
     )
-    view.action_tokens = tokens(
-        f"{name} {name_words(view.server or '')} {argument_text}", stopwords
-    )
+    # as of f"{name} {server} {argument_text}", which ends on a space when there are no values
+    view.action_tokens = parts.joined([name, server, *(values or [""])])
     view.specific_tokens = view.argument_tokens | frozenset(
-        t for t in said if len(t) >= 3 and any(c.isdigit() for c in t)
+        t for t in said if len(t) >= 3 and has_digit(t)
     )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
@@ -143,7 +149,7 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.error_tokens = frozenset(
         token
         for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
-        if not any(ch.isdigit() for ch in token)
+        if not has_digit(token)
     )
     problem = [
         found & view.error_tokens
@@ -155,3 +161,34 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.data_text, view.argument_text = data, argument_text
     view.returned_tokens = frozenset(data_tokens)
     view.data_tokens = view.returned_tokens - said
+
+
+class Tokenised:
+    """``tokens`` of texts and of texts joined by spaces, each long text tokenised once. A word
+    never spans a space, so the tokens of texts joined are their token lists joined, and the
+    set is built from them in the same order as from the joined text."""
+
+    def __init__(self, stopwords: frozenset[str]) -> None:
+        self.stopwords = stopwords
+        self.lists: dict[str, list[str]] = {}
+
+    def _list(self, text: str) -> list[str]:
+        found = self.lists.get(text)
+        if found is None:
+            found = self.lists[text] = token_list(text, self.stopwords)
+        return found
+
+    def tokens(self, text: str) -> set[str]:
+        """``tokens(text)``."""
+        if len(text) <= SHORT_TEXT:
+            return tokens(text, self.stopwords)
+        return set(self._list(text))
+
+    def joined(self, texts: list[str]) -> set[str]:
+        """``tokens(" ".join(texts))``."""
+        if sum(map(len, texts)) + len(texts) - 1 <= SHORT_TEXT:
+            return tokens(" ".join(texts), self.stopwords)
+        found: list[str] = []
+        for text in texts:
+            found.extend(self._list(text))
+        return set(found)

@@ -15,7 +15,7 @@ from auditor.rules_loader import CuePack
 
 def speaks_of_identity(text: str, pack: CuePack) -> bool:
     """Does the sentence speak of who the person is (a name, an email, a handle, a role)?"""
-    return any(cue.regex.search(text) for cue in pack.of_kind("identity"))
+    return any(cue.regex.search(text) for cue in pack.of_kind("identity", text))
 
 
 def claims_identity(call: CallView, speaks: bool) -> bool:

@@ -27,7 +27,7 @@ from auditor.audit.claims.polarity import (
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
-from auditor.audit.words import name_words, tokens, words
+from auditor.audit.words import has_digit, name_words, tokens, words
 from auditor.model import Claim
 from auditor.rules_loader import CuePack
 
@@ -97,7 +97,7 @@ def _presents(unit: Unit, call: CallView, stopwords: frozenset[str]) -> bool:
     none ("I need to use the other command") plans or explains; it claims nothing done."""
     if unit.tokens & (call.argument_tokens | call.data_tokens):
         return True
-    if any(any(ch.isdigit() for ch in token) for token in unit.tokens):
+    if any(has_digit(token) for token in unit.tokens):
         return True
     if _QUOTED.search(unit.text):
         return True
@@ -267,12 +267,12 @@ def _narrates_write(unit: Unit, cue_id: str | None, pack: CuePack) -> bool:
     if not cue_id:
         return False
     cue = next((c for c in pack.cues if c.id == cue_id), None)
-    found = cue.regex.search(unit.cue_text) if cue else None
+    found = cue.search(unit.cue_text) if cue else None
     if found is None:
         return False
     if not cue_id.endswith(WRITE_VERBS) and not any(
         verb.start() < found.end() and found.start() < verb.end()
-        for action in pack.of_kind("action")
+        for action in pack.of_kind("action", unit.cue_text)
         for verb in action.regex.finditer(unit.cue_text)
     ):
         return False  # the success words are no verb of an action ("All tests pass")
@@ -283,7 +283,7 @@ def _sourced(unit: Unit, shown: Callable[[str], bool]) -> bool:
     """Does a sentence only repeat values (ids, amounts, addresses) that other calls that
     worked returned (``shown``)? Words alone prove nothing: file names and topics recur."""
     values = [  # ids and amounts, by their parts: "nip77" of "nip77.rs", "8320" of an address
-        t for t in unit.tokens if any(ch.isdigit() for ch in t) and not _JOINED.search(t)
+        t for t in unit.tokens if has_digit(t) and not _JOINED.search(t)
     ]
     return bool(values) and all(shown(t) for t in values)
 

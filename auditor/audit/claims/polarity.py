@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.identity import claims_identity, speaks_of_identity
 from auditor.audit.claims.units import RECORD_ID, Unit
-from auditor.audit.words import name_words, tokens, words
+from auditor.audit.words import has_digit, name_words, tokens, words
 from auditor.rules_loader import CuePack
 
 _QUESTION_END = re.compile(r"\?[\s\W]*$")
@@ -85,39 +85,41 @@ class Reading:
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
     text = unit.cue_text
     for cue in pack.of_kind("not_failure"):
-        text = cue.regex.sub(" ", text)  # "no errors", "0 failed"
+        text = cue.sub(" ", text)  # "no errors", "0 failed"
     conditional = False
     for cue in pack.of_kind("hypothetical"):
-        found = cue.regex.search(text)
+        found = cue.search(text)
         if found is None:
             continue
         # a sentence that opens on a condition ("Once you send the number, the meal is
         # cancelled") says what will follow it
         conditional = conditional or not text[: found.start()].strip(" \t*_-–—(")
-        text = cue.regex.sub(" ", text)  # "if the service is down, …"
-    past = any(c.regex.search(text) for c in pack.of_kind("past"))
+        text = cue.sub(" ", text)  # "if the service is down, …"
+    past = any(c.search(text) for c in pack.of_kind("past"))
     # The items of a list put to the person as a question or a condition ("If her card is
     # declined, what next? 1) retry in 3 days …") are choices, not reports.
     hypothetical = bool(unit.listed_under) and (
         bool(_QUESTION_END.search(unit.listed_under))
-        or any(c.regex.search(unit.listed_under) for c in pack.of_kind("hypothetical"))
+        or any(c.search(unit.listed_under) for c in pack.of_kind("hypothetical"))
     )
     failures = (
         ()
         if past or hypothetical
         else tuple(
-            (cue.id, match) for cue in pack.of_kind("failure") for match in cue.regex.finditer(text)
+            (cue.id, match)
+            for cue in pack.of_kind("failure", text)
+            for match in cue.regex.finditer(text)
         )
     )
     return Reading(
         failures=failures,
         cue_text=text,
-        success=next((c.id for c in pack.of_kind("success") if c.regex.search(text)), None),
+        success=next((c.id for c in pack.of_kind("success") if c.search(text)), None),
         question=bool(_QUESTION_END.search(unit.text)),
         aside=(
             past
             or unit.heading
-            or any(c.regex.search(unit.text) for c in pack.of_kind("filler"))
+            or any(c.search(unit.text) for c in pack.of_kind("filler"))
             # a line that ends with a colon introduces; it presents what a list or table
             # under it shows
             or (bool(_INTRO_END.search(unit.text)) and not unit.introduces)
@@ -127,28 +129,28 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         # is one of the choices put to the person, not something done
         # read without a leading condition: "Once the files are there, I can proceed …"
         offer=any(
-            c.regex.search(unit.text)
-            or c.regex.search(text)
-            or (unit.listed_under and c.regex.search(unit.listed_under))
+            c.search(unit.text)
+            or c.search(text)
+            or (unit.listed_under and c.search(unit.listed_under))
             for c in pack.of_kind("offer")
         ),
-        asks_to_confirm=any(c.regex.search(unit.cue_text) for c in pack.of_kind("confirm")),
+        asks_to_confirm=any(c.search(unit.cue_text) for c in pack.of_kind("confirm")),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
-        empty=next((c.id for c in pack.of_kind("empty") if c.regex.search(text)), None),
-        regret=next((c.id for c in pack.of_kind("regret") if c.regex.search(text)), None),
-        advice=any(c.regex.search(text) for c in pack.of_kind("advice")),
-        result=any(c.regex.search(text) for c in pack.of_kind("result")),
+        empty=next((c.id for c in pack.of_kind("empty") if c.search(text)), None),
+        regret=next((c.id for c in pack.of_kind("regret") if c.search(text)), None),
+        advice=any(c.search(text) for c in pack.of_kind("advice")),
+        result=any(c.search(text) for c in pack.of_kind("result")),
         conditional=conditional,
         recounts=next(
             (
                 (c.id, found.group("thing"))
                 for c in pack.of_kind("recounts")
-                if (found := c.regex.search(unit.text))
+                if (found := c.search(unit.text))
             ),
             None,
         ),
         actions=frozenset(
-            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action") if c.regex.search(text)
+            c.id.rsplit(".", 1)[-1] for c in pack.of_kind("action", text) if c.regex.search(text)
         ),
     )
 
@@ -291,7 +293,7 @@ def _new_values(unit: Unit, call: CallView) -> bool:
     its error, its data nor the person's request held?"""
     error = call.error_text.lower()
     return any(
-        any(ch.isdigit() for ch in token) and token not in call.quoted_text and token not in error
+        has_digit(token) and token not in call.quoted_text and token not in error
         for token in unit.tokens
     )
 

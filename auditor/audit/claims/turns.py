@@ -3,12 +3,14 @@ the reply's language."""
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from auditor.audit.claims.calls import CallView, prepare_call
 from auditor.audit.claims.judge import ClaimDecision, judge_reply
-from auditor.audit.claims.language import detect_language
+from auditor.audit.claims.language import LANGUAGE_SAMPLE_CHARS, detect_language
 from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
@@ -40,8 +42,12 @@ def read_claims(
         return
     # What the person wrote and what the assistant wrote: a short reply ("Klaar!") is read in
     # the language of its conversation.
-    everything = " ".join(
-        [*requests.values(), *(text for turn_texts in texts.values() for _, _, text in turn_texts)]
+    # (only the head of a text tells its language: the rest is not joined)
+    everything = joined_head(
+        itertools.chain(
+            requests.values(), (text for turn_texts in texts.values() for _, _, text in turn_texts)
+        ),
+        LANGUAGE_SAMPLE_CHARS,
     )
     conversation_language = detect_language(everything, rules, DEFAULT_LANGUAGE)
     by_turn: dict[int, list[CallSlot]] = defaultdict(list)
@@ -61,7 +67,9 @@ def read_claims(
             continue
         turn_texts = texts.get(turn, [])
         first = min(s.position for s in turn_slots)
-        reply = " ".join(text for pos, _, text in turn_texts if pos > first)
+        reply = joined_head(
+            (text for pos, _, text in turn_texts if pos > first), LANGUAGE_SAMPLE_CHARS
+        )
         language = detect_language(reply, rules, conversation_language) or DEFAULT_LANGUAGE
         pack = rules.packs.get(language)
         reading = [s for s in turn_slots if rules.claims_all or claim_is_read(s)]
@@ -79,8 +87,8 @@ def read_claims(
             continue
         # The person's request and what the previous turn showed; a long agent run's own data
         # is not context, or nearly any phrase would be found in it.
-        shown_before = " ".join(data_of(slot) for slot in by_turn.get(turn - 1, []))
-        context = requests.get(turn, "") + " " + shown_before[:CONTEXT_CHARS]
+        shown_before = joined_head(map(data_of, by_turn.get(turn - 1, [])), CONTEXT_CHARS)
+        context = requests.get(turn, "") + " " + shown_before
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
@@ -103,6 +111,18 @@ def read_claims(
             retry = by_id.get(slot.recovered_by or "")
             if retry and slot.claim and retry.claim and slot.claim.claim == Claim.NEUTRAL:
                 slot.claim = retry.claim
+
+
+def joined_head(parts: Iterable[str], limit: int) -> str:
+    """``" ".join(parts)[:limit]``, without making (or joining) the parts past the limit."""
+    taken: list[str] = []
+    size = -1
+    for part in parts:
+        taken.append(part)
+        size += len(part) + 1
+        if size >= limit:
+            break
+    return " ".join(taken)[:limit]
 
 
 def claim_is_read(slot: CallSlot) -> bool:

@@ -29,6 +29,12 @@ _TITLE_AFTER_ID = re.compile(
 )
 
 
+_MAY_TITLE = re.compile(r"[(\"“«]")  # what a title after an id must open with
+
+
+_MAY_EMPHASISE = re.compile(r"[*_~]")  # what emphasis is written with
+
+
 _EMPHASIS = re.compile(r"\*\*|__|~~|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)")
 
 
@@ -132,7 +138,8 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     boundary = pack.of_kind("clause")
     concession = pack.of_kind("concession")
     units: list[Unit] = []
-    text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
+    if "```" in text:  # each pattern below is tried only on a line that holds its marks
+        text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
     sentence_index = 0
     intro = ""  # the last line before a list that ends with a colon
     for paragraph, line in enumerate(text.splitlines()):
@@ -149,15 +156,18 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
             units[-1].introduces = True  # "Here's your schedule:" shows what follows
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
-        shown = _EMPHASIS.sub("", line)
+        shown = _EMPHASIS.sub("", line) if _MAY_EMPHASISE.search(line) else line
         for sentence in _sentences(shown):
             if not sentence.strip():
                 continue
             pieces = _clauses(sentence, contrast, boundary, concession)
             for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
                 clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
-                masked = _TITLE_AFTER_ID.sub(r"\1 ", _CODE_SPAN.sub(" ", clause))
-                plain = _CODE_SPAN.sub(r"\1", clause).strip()
+                coded = "`" in clause
+                masked = _CODE_SPAN.sub(" ", clause) if coded else clause
+                if _MAY_TITLE.search(masked):
+                    masked = _TITLE_AFTER_ID.sub(r"\1 ", masked)
+                plain = (_CODE_SPAN.sub(r"\1", clause) if coded else clause).strip()
                 units.append(
                     Unit(
                         text=plain,
@@ -184,11 +194,11 @@ def _clauses(
     """(clause, follows a contrast word, is a concession) for each clause of a sentence."""
     cuts = {0: _starts_with(sentence, contrast)}
     for cue in contrast:
-        for match in cue.regex.finditer(sentence):
+        for match in cue.finditer(sentence):
             if match.start() > 0:
                 cuts[match.start()] = True
     for cue in boundary:
-        for match in cue.regex.finditer(sentence):
+        for match in cue.finditer(sentence):
             if match.start() > 0:
                 cuts.setdefault(match.start(), False)
     starts = sorted(cuts)
@@ -198,7 +208,7 @@ def _clauses(
         if not piece.strip(" ,;:—–-"):
             continue
         is_contrast = cuts[start]
-        match = next((m for cue in concession for m in [cue.regex.search(piece)] if m), None)
+        match = next((m for cue in concession for m in [cue.search(piece)] if m), None)
         if match is None:
             out.append((piece, is_contrast, False))
             continue
@@ -216,7 +226,7 @@ def _clauses(
 
 def _starts_with(piece: str, cues: Sequence) -> bool:
     for cue in cues:
-        match = cue.regex.search(piece)
+        match = cue.search(piece)
         if match and not piece[: match.start()].strip(" ,;:—–-*"):
             return True
     return False
