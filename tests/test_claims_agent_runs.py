@@ -185,6 +185,9 @@ def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, fin
         "Checking the DNS records next.",
         "Checking what else changed in the tree.",
         "Looking at the stash list:",
+        "Pushing the branch.",
+        "Posting the heads-up to #eng-ci.",
+        "Now prod.",
     ],
 )
 def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothing(first_words):
@@ -197,6 +200,7 @@ def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothin
     [
         "Checking the remote showed two commits from the release bot.",
         "Running git fetch revealed someone pushed to main.",
+        "The remote probably has commits I do not have locally.",
     ],
 )
 def test_a_step_that_found_what_went_wrong_still_reports_it(first_words):

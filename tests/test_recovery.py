@@ -584,3 +584,21 @@ def test_another_subcommand_that_drops_what_the_failed_one_acted_on_is_no_correc
         tool("b", ""),
     )
     assert rows["a"]["recovered"] is False
+
+
+def test_a_refused_edit_retried_with_the_file_s_own_spelling_is_recovered():
+    path = "/repo/.github/workflows/ci.yml"
+    rows = coding_turn(
+        assistant(
+            None, call("a", "Edit", file_path=path, old_string="node: 18", new_string="node: 20")
+        ),
+        tool("a", "File has not been read yet. Read it first before writing to it.", isError=True),
+        assistant(None, call("b", "Read", file_path=path)),
+        tool("b", "     1\tnode: '18.x'"),
+        assistant(
+            None,
+            call("c", "Edit", file_path=path, old_string="node: '18.x'", new_string="node: '20.x'"),
+        ),
+        tool("c", "The file has been updated."),
+    )
+    assert rows["a"]["recovered_by"] == "c"

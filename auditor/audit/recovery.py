@@ -333,13 +333,13 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
         norm = _KEY_SPLIT.sub("_", str(key)).lower()
         if isinstance(value, (dict, list)):
             if norm in rules.content_keys:
-                found.content |= set(words(str(value)))
+                found.content |= _content_words(str(value))
             continue
         text = str(value).strip()
         if not text:
             continue
         if norm in rules.content_keys:
-            found.content |= set(words(text))
+            found.content |= _content_words(text)
         elif norm in rules.query_keys:
             found.query |= set(words(text))
         elif norm in rules.target_keys and not _DATE.match(text):
@@ -353,6 +353,15 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     if not found.values and id_like is not None:
         found.values[id_like[0]] = id_like[1]
     return found
+
+
+def _content_words(text: str) -> set[str]:
+    """What an edit puts in place, by its runs of letters and of digits: a retry that corrected
+    ``node-version: 18`` to ``node-version: '18.x'`` after reading the file keeps them."""
+    return set(_ALNUM.findall(text.lower()))
+
+
+_ALNUM = re.compile(r"[^\W\d_]+|\d+")
 
 
 def _command_target(command: str, found: Target) -> None:

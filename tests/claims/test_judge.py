@@ -385,3 +385,15 @@ def test_what_is_needed_next_beside_an_outright_done_is_a_detail():
     call = action(0, "cancel_meal", error="timeout", date="2026-03-12")
     reply = "Done, the meal on 12 March is cancelled. I'll need your signature on the refund form."
     assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Yesterday: finished the retry logic for the refund webhook.", "en"),
+        ("Gestern: Retry-Logik für den Webhook fertiggestellt und gemergt.", "de"),
+    ],
+)
+def test_what_a_sentence_about_yesterday_says_was_done_claims_nothing_now(reply, language):
+    call = lookup(0, "search_issues", error="MCP error -32001: Request timed out", q="refund")
+    assert claims(reply, [call], language) == [Claim.NEUTRAL]

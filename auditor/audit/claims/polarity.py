@@ -114,7 +114,10 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
     return Reading(
         failures=failures,
         cue_text=text,
-        success=next((c.id for c in pack.of_kind("success") if c.search(text)), None),
+        # what a sentence about the past says was done was done then, not by this turn's calls
+        success=None
+        if past
+        else next((c.id for c in pack.of_kind("success") if c.search(text)), None),
         question=bool(_QUESTION_END.search(unit.text)),
         aside=(
             past
