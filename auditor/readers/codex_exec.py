@@ -40,7 +40,7 @@ from auditor.readers.conversations import text_or_none
 from auditor.readers.protocol import SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
-from auditor.readers.streams import STREAM_ERRORS, open_bytes, plain_name
+from auditor.readers.streams import STREAM_ERRORS, broken_stream, open_bytes, plain_name
 
 NAME = "codex_exec"
 DESCRIPTION = "codex exec --json event streams (its plain-text output is passed over)"
@@ -127,11 +127,7 @@ def read(path: Path, source: str) -> ReadResult:
                         passed.setdefault(PLAIN, 0)  # its place among the reasons
                     plain += 1
         except STREAM_ERRORS as exc:
-            result.rejects.append(
-                Reject(
-                    source=source, line=number + 1, reason=f"unreadable compressed stream: {exc}"
-                )
-            )
+            result.rejects.append(broken_stream(source, number + 1, exc))
     if plain:
         passed[PLAIN] += plain
     return result

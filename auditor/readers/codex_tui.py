@@ -43,7 +43,7 @@ from auditor.readers.codex_rollout import content_blocks, exec_end_text, exit_co
 from auditor.readers.lines import bad_line
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.stamps import moment
-from auditor.readers.streams import STREAM_ERRORS, open_bytes, plain_name
+from auditor.readers.streams import STREAM_ERRORS, broken_stream, open_bytes, plain_name
 
 NAME = "codex_tui"
 DESCRIPTION = "Codex TUI session recordings (CODEX_TUI_RECORD_SESSION JSONL)"
@@ -126,14 +126,7 @@ def read(path: Path, source: str) -> ReadResult:
                         continue
                 feed(record, number)
         except STREAM_ERRORS as exc:
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=number + 1,
-                    offset=next_offset,
-                    reason=f"unreadable compressed stream: {exc}",
-                )
-            )
+            rejects.append(broken_stream(source, number + 1, exc, next_offset))
     recording.finish()
     return result
 

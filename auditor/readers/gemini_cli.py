@@ -66,7 +66,7 @@ from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult, excerpt
 from auditor.readers.sampling import Sample
 from auditor.readers.stamps import record_moment
-from auditor.readers.streams import STREAM_ERRORS, open_bytes, plain_name
+from auditor.readers.streams import STREAM_ERRORS, broken_stream, open_bytes, plain_name
 
 NAME = "gemini_cli"
 DESCRIPTION = (
@@ -473,11 +473,7 @@ def _read_stream(path: Path, source: str) -> ReadResult:
                     continue
                 stream.feed(event, number)
         except STREAM_ERRORS as exc:
-            result.rejects.append(
-                Reject(
-                    source=source, line=number + 1, reason=f"unreadable compressed stream: {exc}"
-                )
-            )
+            result.rejects.append(broken_stream(source, number + 1, exc))
     stream.end_text()
     if console:
         result.pass_over(CONSOLE, console)

@@ -14,7 +14,7 @@ import orjson
 from auditor.model import Reject
 from auditor.readers.json_stream import document_values
 from auditor.readers.result import excerpt
-from auditor.readers.streams import STREAM_ERRORS, open_bytes
+from auditor.readers.streams import STREAM_ERRORS, broken_stream, open_bytes
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,7 @@ def json_lines(
                         )
                     )
         except STREAM_ERRORS as exc:
-            rejects.append(
-                Reject(
-                    source=source,
-                    line=number + 1,
-                    offset=next_offset,
-                    reason=f"unreadable compressed stream: {exc}",
-                )
-            )
+            rejects.append(broken_stream(source, number + 1, exc, next_offset))
 
 
 def bad_line(

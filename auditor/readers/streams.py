@@ -75,13 +75,21 @@ class _GzipStream(io.RawIOBase):
 STREAM_ERRORS = (EOFError, OSError, zlib.error, zstandard.ZstdError)
 
 
+def broken_stream(source: str, line: int, error: Exception, offset: int | None = None) -> Reject:
+    """The reject of a compressed file that cannot be read on from ``line`` (where the stream
+    broke)."""
+    return Reject(
+        source=source, line=line, offset=offset, reason=f"unreadable compressed stream: {error}"
+    )
+
+
 def read_bytes(path: Path, source: str, rejects: list[Reject]) -> bytes | None:
     """A whole (decompressed) file, or None with a reject when it cannot be read."""
     try:
         with open_bytes(path) as handle:
             return handle.read()
     except STREAM_ERRORS as exc:
-        rejects.append(Reject(source=source, line=1, reason=f"unreadable compressed stream: {exc}"))
+        rejects.append(broken_stream(source, 1, exc))
         return None
 
 
