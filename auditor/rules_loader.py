@@ -295,6 +295,7 @@ CueKind = Literal[
     "hypothetical",  # a condition ("if the card is declined, …"): its words report nothing
     "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
     "result",  # a state the action left, said as now holding ("it's with Jana now")
+    "underway",  # an agent starting its next step ("Pushing the branch.", "Now prod.")
 ]
 
 

@@ -399,3 +399,15 @@ def test_a_value_compared_with_the_usual_one_offers_nothing_instead(sentence):
 def test_something_put_in_place_of_what_was_asked_still_reports_the_failure():
     call = action(0, "book_slot", error="slot taken", slot="09:40")
     assert reading("I booked the 10:10 instead of the 9:40.", call).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "R-5120 doesn't match anything on our system.",
+        "That reference didn't match any repair we have.",
+    ],
+)
+def test_a_reference_that_matches_nothing_repeats_an_error_that_said_so(sentence):
+    call = lookup(0, "get_repair_status", error="no repair found with reference R-5120")
+    assert reading(sentence, call).failure

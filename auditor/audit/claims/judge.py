@@ -147,9 +147,13 @@ def _decide(
                 failures.append((unit, reading))
             continue
         advice = unit.reading is not None and unit.reading.advice
+        # "Pushing the branch." between two calls starts the next step; in a final message
+        # ("Sending you the receipt now") it is read like any sentence
+        underway = unit.reading is not None and unit.reading.underway
         if not reading.identity and (
             reading.question
             or reading.offer
+            or (underway and unit.position < call.reply_until)
             or ((reading.aside or advice) and not reading.success)
             or _pending(unit, call)
         ):

@@ -45,7 +45,8 @@ MISSING = ".failure.missing"
 # a 401) the same sentence presents an empty answer as fact.
 _NOTHING_THERE = re.compile(
     r"not[ _-]?found|no such|does ?n[o'’]?t exist|unknown \w+|\b404\b|no (?:matching |\w+ )?"
-    r"(?:record|result|match|entr(?:y|ies)|user|account)s?\b|\b0 (?:results|matches)\b",
+    r"(?:record|result|match|entr(?:y|ies)|user|account)s?\b|\b0 (?:results|matches)\b"
+    r"|\bno (?:\w+[ _-]){1,3}found\b|\bnothing (?:was )?found\b",
     re.I,
 )
 
@@ -80,6 +81,7 @@ class Reading:
     advice: bool = False  # advice or a tip for the person: no claim unless it says it was done
     result: bool = False  # says where things stand now ("it's with Jana now")
     conditional: bool = False  # opens on a condition ("once you send the number, …")
+    underway: bool = False  # an agent starting its next step ("Pushing the branch.")
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
@@ -144,6 +146,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         advice=any(c.search(text) for c in pack.of_kind("advice")),
         result=any(c.search(text) for c in pack.of_kind("result")),
         conditional=conditional,
+        underway=any(c.search(unit.text) for c in pack.of_kind("underway")),
         recounts=next(
             (
                 (c.id, found.group("thing"))
