@@ -108,6 +108,14 @@ CLAIM_SETS = [
     # written last, to measure the finished rules on replies nobody had read
     ("heldout-chat", 0.85, 0.85, 0.8, 0.75),
     ("heldout-agents", 0.75, 0.85, 0.75, 0.75),
+    # written on 2026-12-01 (evening); fleet, europe and smallbiz were measured blind
+    ("heldout-backoffice", 0.85, 0.9, 0.85, 0.85),
+    ("heldout-ops", 0.9, 0.85, 0.85, 0.85),
+    ("heldout-fleet", 0.9, 0.9, 0.9, 0.85),
+    ("heldout-europe", 0.8, 0.85, 0.8, 0.9),
+    ("heldout-reviewers", 0.9, 0.8, 0.85, 0.75),
+    ("heldout-smallbiz", 0.8, 0.8, 0.65, 0.75),
+    ("heldout-coding", 0.9, 0.7, 0.9, 0.75),
 ]
 
 
