@@ -140,12 +140,14 @@ def _tokens(strict: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
     (``*+``): nothing after them could match had they taken less, so the engine keeps no
     places to go back to."""
     end = r"(?=\n|\Z)"
+    # A line read to its end by ``[^\n]*+`` needs no test that its end comes next: the
+    # engine would make that test on every line.
     if strict:
-        user = rf"####(?: [^\n]*+)?(?<=  ){end}"  # each input line ends with aider's break
-        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
+        user = r"#### [^\n]*+(?<=  )"  # each input line ends with aider's break
+        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*{end})"  # an output line that ends a reply
     else:  # the line breaks were stripped: markers are read by their prefix alone
-        user = rf"####(?: [^\n]*+)?{end}"
-        output = rf"(?:> [^\n]*+|>[ \t]*){end}"
+        user = rf"####(?: [^\n]*+|{end})"
+        output = rf"(?:> [^\n]*+|>[ \t]*{end})"
     stop = rf"(?:{output}|{user})"
     marked = rf">(?: |[ \t]*{end})"
     blank = rf"[ \t]*{end}"
@@ -155,7 +157,7 @@ def _tokens(strict: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
     results = _RESULT_START.pattern
     status = output.replace("> [^\\n]*+", rf"> (?!{results}|https://aider\.chat/)[^\n]*+", 1)
     multi = (
-        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  ){end}"
+        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  )"
         rf"|(?:\n(?!{stop})[^\n]*+)*+)"
     )
     blocks = re.compile(
@@ -214,12 +216,10 @@ def read(path: Path, source: str) -> ReadResult:
         # matches once only empty lines are left.
         while (token := block_at(text, at, end)) is not None:
             kind = token.lastgroup
-            begin = token.start(kind)
+            begin, at = token.span(kind)  # a text's group is empty: where it starts
             if kind == "text":
                 found = text_end_from(text, begin, end)
                 at = end if found is None else found.start()
-            else:
-                at = token.end()
             if kind == "run":
                 # Its lines are counted once, for the line numbers too.
                 line += text.count("\n", counted, begin)
