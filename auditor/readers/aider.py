@@ -173,6 +173,11 @@ def _tokens(strict: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 _STRICT, _LOOSE = _tokens(True), _tokens(False)
+# The blocks' groups by number (``Match.lastindex``), the same in both expressions.
+_RUN, _USER, _OUTPUT, _MULTI, _TEXT = (
+    _STRICT[0].groupindex[kind] for kind in ("run", "user", "output", "multi", "text")
+)
+assert _LOOSE[0].groupindex == _STRICT[0].groupindex
 
 
 def read(path: Path, source: str) -> ReadResult:
@@ -198,29 +203,20 @@ def read(path: Path, source: str) -> ReadResult:
         end = headers[position + 1][0] if position + 1 < len(headers) else len(text)
         line += text.count("\n", counted, start)
         counted = start
-        conversation_id = f"{name}#{header['time']}"
+        started_at = header["time"]
+        conversation_id = f"{name}#{started_at}"
         if conversation_id in seen_ids:
             conversation_id = f"{conversation_id}@{line}"
         seen_ids.add(conversation_id)
-        conversation = Conversation(
-            id=conversation_id,
-            source=source,
-            format=NAME,
-            line=line,
-            metadata={"started_at": header["time"]},
-        )
-        session = _Session(conversation, result)
+        session = _Session(conversation_id, source, line, started_at, result)
         passed = session.passed
         at = min(stop + 1, end)
         # One block a pass, from ``at`` (where the last one ended) to ``at`` again; nothing
         # matches once only empty lines are left.
         while (token := block_at(text, at, end)) is not None:
-            kind = token.lastgroup
+            kind = token.lastindex  # the number of the block's group: no look-up by name
             begin, at = token.span(kind)  # a text's group is empty: where it starts
-            if kind == "text":
-                found = text_end_from(text, begin, end)
-                at = end if found is None else found.start()
-            if kind == "run":
+            if kind == _RUN:
                 # Its lines are counted once, for the line numbers too.
                 line += text.count("\n", counted, begin)
                 newlines = text.count("\n", begin, at)
@@ -234,8 +230,19 @@ def read(path: Path, source: str) -> ReadResult:
                 if count:
                     passed[STATUS] = passed.get(STATUS, 0) + count
                 continue
+            if kind == _TEXT:
+                found = text_end_from(text, begin, end)
+                at = end if found is None else found.start()
+                line += text.count("\n", counted, begin)
+                counted = begin
+                # Its blank lines at the end left out before the text is cut: one copy.
+                finish = at
+                while finish > begin and text[finish - 1] in "\n \t":
+                    finish -= 1
+                session.assistant(line, text[begin:finish].strip())
+                continue
             if (
-                kind in ("output", "multi")
+                kind != _USER
                 and session.not_conform is None
                 and not _RESULT_START.match(text, begin + 2)
             ):
@@ -243,13 +250,7 @@ def read(path: Path, source: str) -> ReadResult:
                 continue  # an output with lines after it, or a multi-line one
             line += text.count("\n", counted, begin)
             counted = begin
-            if kind == "text":
-                # Its blank lines at the end left out before the text is cut: one copy.
-                finish = at
-                while finish > begin and text[finish - 1] in "\n \t":
-                    finish -= 1
-                session.assistant(line, text[begin:finish].strip())
-            elif kind == "user":
+            if kind == _USER:
                 session.user(line, text[begin:at])
             else:
                 session.output(line, text[begin:at])
@@ -331,8 +332,12 @@ class _Reply:
 
 
 class _Session:
-    def __init__(self, conversation: Conversation, result: ReadResult):
-        self.conversation = conversation
+    """One session's blocks read in turn; its conversation is made at its end, and only when
+    the assistant spoke in it."""
+
+    def __init__(self, id: str, source: str, line: int, started_at: str, result: ReadResult):
+        self.id, self.source, self.line, self.started_at = id, source, line, started_at
+        self.messages: list[Message] = []
         self.result = result
         self.reply: _Reply | None = None  # the latest reply of the current turn
         self.replies = 0
@@ -349,13 +354,21 @@ class _Session:
             return
         for reason, count in self.passed.items():
             self.result.pass_over(reason, count)
-        self.result.conversations.append(self.conversation)
+        conversation = Conversation(
+            id=self.id,
+            source=self.source,
+            format=NAME,
+            line=self.line,
+            messages=self.messages,
+            metadata={"started_at": self.started_at},
+        )
+        self.result.conversations.append(conversation)
 
     def _pass(self, reason: str) -> None:
         self.passed[reason] = self.passed.get(reason, 0) + 1
 
     def _add(self, message: Message) -> None:
-        self.conversation.messages.append(message)
+        self.messages.append(message)
 
     def user(self, line: int, raw: str) -> None:
         """The person's input at ``line``: its ``####`` lines as they are."""
@@ -393,7 +406,7 @@ class _Session:
         message = Message(
             role="assistant",
             line=line,
-            message_id=f"{self.conversation.id}@{line}",
+            message_id=f"{self.id}@{line}",
             parts=[TextPart(text=shown, line=line)] if shown else [],
         )
         self._add(message)
@@ -454,7 +467,7 @@ class _Session:
     # -- calls and results
     def _new_id(self, line: int) -> str:
         self.calls += 1
-        return f"{self.conversation.id}:{line}:{self.calls}"
+        return f"{self.id}:{line}:{self.calls}"
 
     def _edit_call(self, path: str | None) -> ToolCall:
         """The reply's call that edits ``path`` (made on first use)."""
