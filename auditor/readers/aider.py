@@ -294,11 +294,27 @@ def _user_text(raw: str) -> str:
     return raw.rstrip()
 
 
+# The newline of a line that ends in white space (what ``str.rstrip`` takes; found from the
+# newline, a literal start, so that the lines between are passed over in C).
+_PADDED_LINE = re.compile(r"\n(?<=[^\S\n]\n)")
+
+
 def _output_text(raw: str) -> str:
-    """An output of aider's without its ``>`` marker and its lines' trailing spaces."""
+    """An output of aider's without its ``>`` marker and its lines' trailing spaces (the
+    last line's go with the text's own)."""
     raw = raw[2:] if raw.startswith("> ") else raw[1:]
     if "\n" in raw:
-        raw = "\n".join([row.rstrip() for row in raw.split("\n")])
+        pieces = []
+        start = 0
+        for found in _PADDED_LINE.finditer(raw):
+            newline = found.start()
+            row = raw.rfind("\n", start, newline) + 1 or start  # where its line starts
+            pieces.append(raw[start:row])
+            pieces.append(raw[row:newline].rstrip())
+            start = newline
+        if pieces:
+            pieces.append(raw[start:])
+            raw = "".join(pieces)
     return raw.strip()
 
 
@@ -367,9 +383,6 @@ class _Session:
     def _pass(self, reason: str) -> None:
         self.passed[reason] = self.passed.get(reason, 0) + 1
 
-    def _add(self, message: Message) -> None:
-        self.messages.append(message)
-
     def user(self, line: int, raw: str) -> None:
         """The person's input at ``line``: its ``####`` lines as they are."""
         if self.not_conform is not None:
@@ -389,7 +402,7 @@ class _Session:
                 return
             text = rest.strip()
         self.reply = None
-        self._add(
+        self.messages.append(
             Message(
                 role="user",
                 line=line,
@@ -409,7 +422,7 @@ class _Session:
             message_id=f"{self.id}@{line}",
             parts=[TextPart(text=shown, line=line)] if shown else [],
         )
-        self._add(message)
+        self.messages.append(message)
         self.reply = _Reply(message, text)
         self.replies += 1
 
@@ -490,7 +503,7 @@ class _Session:
         assert self.reply is not None
         result = ToolResult(call_id=call.id, line=line, content=content, is_error=is_error)
         self.reply.answered.add(call.id)
-        self._add(Message(role="tool", line=line, parts=[result]))
+        self.messages.append(Message(role="tool", line=line, parts=[result]))
         return result
 
     def _edit_result(self, path: str, line: int, text: str, failed: bool) -> None:
