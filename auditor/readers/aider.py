@@ -217,16 +217,13 @@ def read(path: Path, source: str) -> ReadResult:
             kind = token.lastindex  # the number of the block's group: no look-up by name
             begin, at = token.span(kind)  # a text's group is empty: where it starts
             if kind == _RUN:
-                # Its lines are counted once, for the line numbers too.
-                line += text.count("\n", counted, begin)
-                newlines = text.count("\n", begin, at)
-                count = newlines + 1
+                count = text.count("\n", begin, at) + 1
                 if session.not_conform is not None:  # its first line is the pending report
+                    line += text.count("\n", counted, begin)
+                    counted = begin
                     newline = text.find("\n", begin, at)
                     session.output(line, text[begin : at if newline < 0 else newline])
                     count -= 1
-                line += newlines
-                counted = at
                 if count:
                     passed[STATUS] = passed.get(STATUS, 0) + count
                 continue
@@ -392,7 +389,9 @@ class _Session:
         if stripped == "<blank>" or not stripped:
             self._pass(BLANK_INPUT)
             return
-        if "(Y)es/(N)o" in stripped and _GROUP_ANSWER.search(stripped.partition("\n")[0]):
+        newline = stripped.find("\n")
+        first = stripped if newline < 0 else stripped[:newline]  # the answer is on it
+        if "(Y)es/(N)o" in first and _GROUP_ANSWER.search(first):
             self._pass(GROUP_ANSWER)
             return
         if stripped.startswith(("/", "!")):

@@ -209,3 +209,15 @@ def test_made_up_histories_read_the_same(data: bytes):
 def test_an_empty_file_and_one_without_a_session_read_the_same():
     for data in (b"", b"\n", b"hello\n", b"> x  \n#### y  \n", b"\xef\xbb\xbf"):
         assert_same(data)
+
+
+def test_the_white_space_found_by_expression_is_what_rstrip_takes():
+    """``_output_text`` finds the lines to strip by ``[^\\S\\n]`` before a newline: for every
+    character, that is ``str.rstrip``'s own test."""
+    import re
+
+    space = re.compile(r"[^\S\n]")
+    for code in range(0x110000):
+        char = chr(code)
+        stripped = ("a" + char).rstrip() == "a"
+        assert bool(space.match(char)) == (stripped and char != "\n"), hex(code)
