@@ -78,13 +78,14 @@ SHELL_TOOL = "shell"
 # Commands whose argument is a message to the model.
 MESSAGE_COMMANDS = ("/ask", "/code", "/architect", "/context")
 
-_APPLIED = re.compile(r"^Applied edit to (?P<path>.+)$")
-_SKIPPED = re.compile(r"^Skipping edits to (?P<path>.+)$")
-_RUNNING = re.compile(r"^Running (?P<command>.+)$")
+# An output's first line that starts with these words and goes on names a file or a command.
+_APPLIED_WORDS = "Applied edit to "
+_SKIPPED_WORDS = "Skipping edits to "
+_RUNNING_WORDS = "Running "
 _RUN_ERROR = re.compile(r"^Error occurred while running command\b")
 _OUTPUT_ADDED = re.compile(r"^Added \d+ lines? of output to the chat\.$")
 _NOT_CONFORM = "The LLM did not conform to the edit format."
-_EDIT_ERRORS_URL = re.compile(r"^https://aider\.chat/docs/troubleshooting/edit-errors\.html$")
+_EDIT_ERRORS_URL = "https://aider.chat/docs/troubleshooting/edit-errors.html"
 _FAILED_MATCH = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!")
 # Each at the start of a line after spaces or tabs (``_line_start``): searched for by their
 # words, which is much faster than trying a ``^[ \t]*`` at every offset.
@@ -104,6 +105,8 @@ _RESULT_START = re.compile(
 _GROUP_ANSWER = re.compile(r"\(Y\)es/\(N\)o.*\[(?:Yes|No)\]:\s*\S*\s*$")
 _SEARCH_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
 _SEARCH_WORDS = "<<<<< SEARCH"  # in every line _SEARCH_HEAD matches
+# The line breaks of ``str.splitlines`` other than "\n" ("\r\n" is already "\n").
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 _THINKING = re.compile(
     r"<thinking-content-(?P<tag>[0-9a-f]+)>.*?</thinking-content-(?P=tag)>\s*", re.S
 )
@@ -123,21 +126,28 @@ HEADER_PREFIX = "# aider chat started at "
 _BREAK_LINE = re.compile(r"  $", re.M)
 
 
-def _tokens(strict: bool) -> re.Pattern[str]:
-    """One regular expression that cuts a session into blocks, in C: blank lines, the
-    person's input, an output (one line, or several up to aider's line break), with the lines
-    right after it, and the assistant's text up to the next input or output line.
+def _tokens(strict: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Two regular expressions that cut a session into blocks, in C. The first reads the
+    block where it is matched: blank lines, then the person's input, an output (one line, or
+    several up to aider's line break) with the lines right after it, or the start of the
+    assistant's text (an empty ``text`` group). The second is searched for from there: the
+    newline before the next input or output line, where the assistant's text ends. Searched
+    for, the newline is found by a plain scan, and only the lines after one are tried; read
+    line by line inside the first expression, the text cost the engine its repeat's work on
+    each of its lines (most of a history's lines).
 
     The scan of a line's characters and the runs of lines that end a block are possessive
     (``*+``): nothing after them could match had they taken less, so the engine keeps no
     places to go back to."""
     end = r"(?=\n|\Z)"
+    # A line read to its end by ``[^\n]*+`` needs no test that its end comes next: the
+    # engine would make that test on every line.
     if strict:
-        user = rf"####(?: [^\n]*+)?(?<=  ){end}"  # each input line ends with aider's break
-        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
+        user = r"#### [^\n]*+(?<=  )"  # each input line ends with aider's break
+        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*{end})"  # an output line that ends a reply
     else:  # the line breaks were stripped: markers are read by their prefix alone
-        user = rf"####(?: [^\n]*+)?{end}"
-        output = rf"(?:> [^\n]*+|>[ \t]*){end}"
+        user = rf"####(?: [^\n]*+|{end})"
+        output = rf"(?:> [^\n]*+|>[ \t]*{end})"
     stop = rf"(?:{output}|{user})"
     marked = rf">(?: |[ \t]*{end})"
     blank = rf"[ \t]*{end}"
@@ -147,21 +157,27 @@ def _tokens(strict: bool) -> re.Pattern[str]:
     results = _RESULT_START.pattern
     status = output.replace("> [^\\n]*+", rf"> (?!{results}|https://aider\.chat/)[^\n]*+", 1)
     multi = (
-        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  ){end}"
+        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  )"
         rf"|(?:\n(?!{stop})[^\n]*+)*+)"
     )
-    return re.compile(
+    blocks = re.compile(
         rf"(?:[ \t]*\n)*"  # the blank lines before a block
         rf"(?:(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
         rf"|(?P<user>{user}(?:\n{user})*+)"
         rf"|(?P<output>{output}{follow})"
         rf"|(?P<multi>{multi}{follow})"
-        rf"|(?P<text>[^\n]++(?:\n(?!{stop})[^\n]*+)*+))",
+        rf"|(?P<text>(?=[^\n])))",  # a text runs from a line with a character in it
         re.M,
     )
+    return blocks, re.compile(rf"\n(?={stop})")
 
 
 _STRICT, _LOOSE = _tokens(True), _tokens(False)
+# The blocks' groups by number (``Match.lastindex``), the same in both expressions.
+_RUN, _USER, _OUTPUT, _MULTI, _TEXT = (
+    _STRICT[0].groupindex[kind] for kind in ("run", "user", "output", "multi", "text")
+)
+assert _LOOSE[0].groupindex == _STRICT[0].groupindex
 
 
 def read(path: Path, source: str) -> ReadResult:
@@ -173,7 +189,8 @@ def read(path: Path, source: str) -> ReadResult:
         text = text.replace("\r\n", "\n")
     # A history whose trailing spaces were stripped (an editor did it) loses aider's line
     # breaks; markers are then read by their prefix alone.
-    tokens = _STRICT if _BREAK_LINE.search(text) is not None else _LOOSE
+    blocks, text_end = _STRICT if _BREAK_LINE.search(text) is not None else _LOOSE
+    block_at, text_end_from = blocks.match, text_end.search
     name = plain_name(path)
     headers = _headers(text)
     first = headers[0][0] if headers else len(text)
@@ -186,38 +203,43 @@ def read(path: Path, source: str) -> ReadResult:
         end = headers[position + 1][0] if position + 1 < len(headers) else len(text)
         line += text.count("\n", counted, start)
         counted = start
-        conversation_id = f"{name}#{header['time']}"
+        started_at = header["time"]
+        conversation_id = f"{name}#{started_at}"
         if conversation_id in seen_ids:
             conversation_id = f"{conversation_id}@{line}"
         seen_ids.add(conversation_id)
-        conversation = Conversation(
-            id=conversation_id,
-            source=source,
-            format=NAME,
-            line=line,
-            metadata={"started_at": header["time"]},
-        )
-        session = _Session(conversation, result)
+        session = _Session(conversation_id, source, line, started_at, result)
         passed = session.passed
-        for token in tokens.finditer(text, min(stop + 1, end), end):
-            kind = token.lastgroup
-            if kind is None:
-                continue
-            begin = token.start(kind)
-            if kind == "run":
-                finish = token.end(kind)
-                count = text.count("\n", begin, finish) + 1
+        at = min(stop + 1, end)
+        # One block a pass, from ``at`` (where the last one ended) to ``at`` again; nothing
+        # matches once only empty lines are left.
+        while (token := block_at(text, at, end)) is not None:
+            kind = token.lastindex  # the number of the block's group: no look-up by name
+            begin, at = token.span(kind)  # a text's group is empty: where it starts
+            if kind == _RUN:
+                count = text.count("\n", begin, at) + 1
                 if session.not_conform is not None:  # its first line is the pending report
                     line += text.count("\n", counted, begin)
                     counted = begin
-                    newline = text.find("\n", begin, finish)
-                    session.output(line, text[begin : finish if newline < 0 else newline])
+                    newline = text.find("\n", begin, at)
+                    session.output(line, text[begin : at if newline < 0 else newline])
                     count -= 1
                 if count:
                     passed[STATUS] = passed.get(STATUS, 0) + count
                 continue
+            if kind == _TEXT:
+                found = text_end_from(text, begin, end)
+                at = end if found is None else found.start()
+                line += text.count("\n", counted, begin)
+                counted = begin
+                # Its blank lines at the end left out before the text is cut: one copy.
+                finish = at
+                while finish > begin and text[finish - 1] in "\n \t":
+                    finish -= 1
+                session.assistant(line, text[begin:finish].strip())
+                continue
             if (
-                kind in ("output", "multi")
+                kind != _USER
                 and session.not_conform is None
                 and not _RESULT_START.match(text, begin + 2)
             ):
@@ -225,12 +247,10 @@ def read(path: Path, source: str) -> ReadResult:
                 continue  # an output with lines after it, or a multi-line one
             line += text.count("\n", counted, begin)
             counted = begin
-            if kind == "text":
-                session.assistant(line, token.group(kind).strip())
-            elif kind == "user":
-                session.user(line, token.group(kind))
+            if kind == _USER:
+                session.user(line, text[begin:at])
             else:
-                session.output(line, token.group(kind))
+                session.output(line, text[begin:at])
         session.finish()
     return result
 
@@ -260,26 +280,38 @@ def _user_text(raw: str) -> str:
     person typed after it) and aider's line-break spaces."""
     raw = raw[5:] if raw.startswith("#### ") else raw[4:]
     if "\n" in raw:
-        raw = "\n".join(
-            [
-                (
-                    row[5:]
-                    if row.startswith("#### ")
-                    else row[4:]
-                    if row.startswith("####")
-                    else row
-                ).rstrip()
-                for row in raw.split("\n")
-            ]
-        )
+        if raw.startswith("####"):
+            raw = raw[5:] if raw.startswith("#### ") else raw[4:]
+        if "\n####\n" in raw or raw.endswith("\n####"):  # an input line of a bare "####"
+            rows = [row[5:] if row.startswith("#### ") else row[4:] for row in raw.split("\n")]
+            rows[0] = raw.partition("\n")[0]
+        else:  # every line after the first starts with "#### "
+            rows = raw.split("\n#### ")
+        raw = "\n".join([row.rstrip() for row in rows])
     return raw.rstrip()
 
 
+# The newline of a line that ends in white space (what ``str.rstrip`` takes; found from the
+# newline, a literal start, so that the lines between are passed over in C).
+_PADDED_LINE = re.compile(r"\n(?<=[^\S\n]\n)")
+
+
 def _output_text(raw: str) -> str:
-    """An output of aider's without its ``>`` marker and its lines' trailing spaces."""
+    """An output of aider's without its ``>`` marker and its lines' trailing spaces (the
+    last line's go with the text's own)."""
     raw = raw[2:] if raw.startswith("> ") else raw[1:]
     if "\n" in raw:
-        raw = "\n".join([row.rstrip() for row in raw.split("\n")])
+        pieces = []
+        start = 0
+        for found in _PADDED_LINE.finditer(raw):
+            newline = found.start()
+            row = raw.rfind("\n", start, newline) + 1 or start  # where its line starts
+            pieces.append(raw[start:row])
+            pieces.append(raw[row:newline].rstrip())
+            start = newline
+        if pieces:
+            pieces.append(raw[start:])
+            raw = "".join(pieces)
     return raw.strip()
 
 
@@ -313,8 +345,12 @@ class _Reply:
 
 
 class _Session:
-    def __init__(self, conversation: Conversation, result: ReadResult):
-        self.conversation = conversation
+    """One session's blocks read in turn; its conversation is made at its end, and only when
+    the assistant spoke in it."""
+
+    def __init__(self, id: str, source: str, line: int, started_at: str, result: ReadResult):
+        self.id, self.source, self.line, self.started_at = id, source, line, started_at
+        self.messages: list[Message] = []
         self.result = result
         self.reply: _Reply | None = None  # the latest reply of the current turn
         self.replies = 0
@@ -331,13 +367,18 @@ class _Session:
             return
         for reason, count in self.passed.items():
             self.result.pass_over(reason, count)
-        self.result.conversations.append(self.conversation)
+        conversation = Conversation(
+            id=self.id,
+            source=self.source,
+            format=NAME,
+            line=self.line,
+            messages=self.messages,
+            metadata={"started_at": self.started_at},
+        )
+        self.result.conversations.append(conversation)
 
     def _pass(self, reason: str) -> None:
         self.passed[reason] = self.passed.get(reason, 0) + 1
-
-    def _add(self, message: Message) -> None:
-        self.conversation.messages.append(message)
 
     def user(self, line: int, raw: str) -> None:
         """The person's input at ``line``: its ``####`` lines as they are."""
@@ -348,7 +389,9 @@ class _Session:
         if stripped == "<blank>" or not stripped:
             self._pass(BLANK_INPUT)
             return
-        if "(Y)es/(N)o" in stripped and _GROUP_ANSWER.search(stripped.partition("\n")[0]):
+        newline = stripped.find("\n")
+        first = stripped if newline < 0 else stripped[:newline]  # the answer is on it
+        if "(Y)es/(N)o" in first and _GROUP_ANSWER.search(first):
             self._pass(GROUP_ANSWER)
             return
         if stripped.startswith(("/", "!")):
@@ -358,7 +401,7 @@ class _Session:
                 return
             text = rest.strip()
         self.reply = None
-        self._add(
+        self.messages.append(
             Message(
                 role="user",
                 line=line,
@@ -375,10 +418,10 @@ class _Session:
         message = Message(
             role="assistant",
             line=line,
-            message_id=f"{self.conversation.id}@{line}",
+            message_id=f"{self.id}@{line}",
             parts=[TextPart(text=shown, line=line)] if shown else [],
         )
-        self._add(message)
+        self.messages.append(message)
         self.reply = _Reply(message, text)
         self.replies += 1
 
@@ -386,7 +429,7 @@ class _Session:
         """An output of aider's at ``line`` that can be a result: its lines as they are."""
         first = _output_first(raw)
         if self.not_conform is not None:
-            if _EDIT_ERRORS_URL.match(first):
+            if first == _EDIT_ERRORS_URL:
                 return  # part of the report
             if _FAILED_MATCH.match(first):
                 self._failed_match(line, _output_text(raw))
@@ -400,19 +443,27 @@ class _Session:
             else:
                 self.not_conform = line
             return
-        if _FAILED_MATCH.match(first) and self.reply is not None:
+        reply = self.reply
+        if first[:1] == "#" and reply is not None and _FAILED_MATCH.match(first):
             self._failed_match(line, _output_text(raw))
             return
-        edit = _APPLIED.match(first) or _SKIPPED.match(first)
-        running = _RUNNING.match(first)
-        shell = self.reply.last_shell if self.reply is not None else None
-        if self.reply is None:
-            self._pass(UNPLACED if edit or running else STATUS)
-        elif edit:
-            self._edit_result(edit["path"], line, first, first.startswith("Skipping"))
-        elif running:
-            self._shell(running["command"], line, first)
-        elif shell is not None and (_RUN_ERROR.match(first) or _OUTPUT_ADDED.match(first)):
+        # What _APPLIED, _SKIPPED and _RUNNING match, by plain tests (``first`` is one line).
+        path = skipped = command = None
+        if first.startswith(_APPLIED_WORDS) and len(first) > len(_APPLIED_WORDS):
+            path, skipped = first[len(_APPLIED_WORDS) :], False
+        elif first.startswith(_SKIPPED_WORDS) and len(first) > len(_SKIPPED_WORDS):
+            path, skipped = first[len(_SKIPPED_WORDS) :], True
+        elif first.startswith(_RUNNING_WORDS) and len(first) > len(_RUNNING_WORDS):
+            command = first[len(_RUNNING_WORDS) :]
+        if reply is None:
+            self._pass(UNPLACED if path is not None or command is not None else STATUS)
+        elif path is not None:
+            self._edit_result(path, line, first, bool(skipped))
+        elif command is not None:
+            self._shell(command, line, first)
+        elif (shell := reply.last_shell) is not None and (
+            _RUN_ERROR.match(first) or _OUTPUT_ADDED.match(first)
+        ):
             shell.content = f"{shell.content}\n{_output_text(raw)}"
             if _RUN_ERROR.match(first):
                 shell.is_error = True
@@ -428,7 +479,7 @@ class _Session:
     # -- calls and results
     def _new_id(self, line: int) -> str:
         self.calls += 1
-        return f"{self.conversation.id}:{line}:{self.calls}"
+        return f"{self.id}:{line}:{self.calls}"
 
     def _edit_call(self, path: str | None) -> ToolCall:
         """The reply's call that edits ``path`` (made on first use)."""
@@ -451,7 +502,7 @@ class _Session:
         assert self.reply is not None
         result = ToolResult(call_id=call.id, line=line, content=content, is_error=is_error)
         self.reply.answered.add(call.id)
-        self._add(Message(role="tool", line=line, parts=[result]))
+        self.messages.append(Message(role="tool", line=line, parts=[result]))
         return result
 
     def _edit_result(self, path: str, line: int, text: str, failed: bool) -> None:
@@ -524,10 +575,47 @@ def _norm(path: str) -> str:
 def _block_files(text: str) -> list[str]:
     """The files a reply's SEARCH/REPLACE blocks name, in order (aider's own rule: the
     nearest of the three lines before ``<<<<<<< SEARCH`` that is not a fence, else the file
-    of the block before)."""
+    of the block before).
+
+    Only the lines that hold a SEARCH head and the three before each are cut out, found by
+    plain search for newlines; a reply with a line break other than ``\n`` (which
+    ``str.splitlines`` also breaks at) is split into all its lines instead."""
     files: list[str] = []
-    if _SEARCH_WORDS not in text:
+    at = text.find(_SEARCH_WORDS)
+    if at < 0:
         return files
+    for other in _OTHER_BREAKS:
+        if other in text:  # one plain search each: much faster than a character class
+            return _block_files_by_lines(text)
+    current: str | None = None
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if end < 0:
+            end = len(text)
+        if _SEARCH_HEAD.match(text[start:end].strip()):
+            before = start - 1  # the newline that ends the line before, -1 for none
+            for _ in range(3):
+                if before < 0:
+                    break
+                begin = text.rfind("\n", 0, before) + 1
+                candidate = text[begin:before].strip()
+                before = begin - 1
+                if not candidate or candidate.startswith("```") or candidate.startswith(">>>>>>>"):
+                    continue
+                candidate = candidate.rstrip(":").strip("*").strip("#").strip().strip("`")
+                if candidate:
+                    current = candidate
+                break
+            if current is not None and _norm(current) not in {_norm(f) for f in files}:
+                files.append(current)
+        at = text.find(_SEARCH_WORDS, end)
+    return files
+
+
+def _block_files_by_lines(text: str) -> list[str]:
+    """``_block_files`` over all the lines of a reply, as ``str.splitlines`` cuts them."""
+    files: list[str] = []
     lines = text.splitlines()
     current: str | None = None
     for index in [at for at, line in enumerate(lines) if _SEARCH_WORDS in line]:

@@ -1,0 +1,551 @@
+"""The Aider reader as it stood before its block scanner was written by hand (commit 094ee11),
+kept only so that ``test_same_reading.py`` can hold the reader to it. Do not change it.
+
+Its own docstring follows.
+
+Aider chat history: the ``.aider.chat.history.md`` file aider appends to in a project.
+
+Markdown written by aider's own ``InputOutput`` as the chat goes on:
+
+- ``# aider chat started at 2025-07-15 14:53:34`` opens a session (local time, no zone): one
+  conversation per session, id ``<file name>#<start time>``;
+- ``#### text`` lines are what the person typed, one input per run of such lines (each line
+  ends with two spaces, aider's Markdown line break);
+- ``> text`` lines are aider's own output: the startup banner, token and cost reports,
+  questions with their answers, commits, warnings, and the results of what the assistant
+  asked for. Only the first line of a multi-line output carries ``>``; the output ends at the
+  first line that ends with two spaces, and a padded list of shell commands goes on over the
+  lines right after it;
+- everything else is the assistant's text, written after a blank line.
+
+Tool calls. Aider's model does not call tools: aider applies the SEARCH/REPLACE blocks of a
+reply and runs the shell commands it proposes, after asking the person. A call is made of what
+aider reports it did, attached to the reply it came from:
+
+- **edits**: one call ``edit`` per file a reply edits, ``{"path": F}`` (written with ``/``
+  whatever the system's separator, so that a retry on Windows names the same file). ``Applied
+  edit to F`` is its result (``is_error`` false); ``Skipping edits to F`` (the person declined
+  to create or edit the file) is a failed one. A reply whose edits did not apply shows ``The LLM
+  did not conform to the edit format.`` and ``# N SEARCH/REPLACE block(s) failed to match!``:
+  each file named in a ``SearchReplaceNoExactMatch ... in F`` section gets a failed result (the
+  whole report is its content); the files of the reply's other blocks, which ``The other N
+  SEARCH/REPLACE blocks were applied successfully`` covers, get a successful one. Aider sends
+  the report back to the model, whose next reply (the retry) is a reply of its own; the same
+  failure reported again is a failure of that retry. A non-conforming reply whose report names
+  no file fails the reply's edit calls (one ``edit`` call without a path when it has none);
+- **shell commands**: each ``Running CMD`` line is a call ``shell`` ``{"command": CMD}``. The
+  history does not keep a command's output or exit status (only ``Added N lines of output to
+  the chat.``), so its result carries no failure flag (``is_error`` None); ``Error occurred
+  while running command`` (aider could not start it) is a failure.
+
+Calls exist only where aider reported a result: a reply that shows SEARCH/REPLACE blocks aider
+never applied (``/ask`` mode, an interrupted session) has no call.
+
+Passed over and counted: aider's other output lines (one count per output), commands the
+person gave aider itself (``/add``, ``/run``, ``!cmd``; ``/ask``, ``/code``, ``/architect`` and
+``/context`` carry a message to the model and are read as one), confirmations answered for a
+group of files (aider echoes them as ``####`` lines), and whole sessions without any assistant
+text (interrupted at once, commands only, the model never answered): one count per session.
+``<thinking-content-…>`` blocks are the model's reasoning and are left out of its text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.readers.protocol import LIKELY, SURE
+from auditor.readers.result import ReadResult
+from auditor.readers.sampling import Sample
+from auditor.readers.streams import plain_name, read_text
+
+NAME = "aider"
+DESCRIPTION = "Aider chat history Markdown (.aider.chat.history.md): edits and shell commands"
+READS_SPANS = False
+looks_like = None  # recognised from the whole sample, by sniff
+
+HISTORY_NAME = ".aider.chat.history.md"
+# A session header, matched at the start of its line (``pos``), to the end of it (``endpos``).
+_HEADER = re.compile(r"# aider chat started at (?P<time>\d{4}-\d\d-\d\d[ T][\d:]+)\s*$")
+_HEADER_IN_TEXT = re.compile(rb"^# aider chat started at \d{4}-\d\d-\d\d", re.M)
+
+STATUS = "aider output line (banner, tokens and cost, question and answer, commit, warning)"
+COMMAND = "aider command the person typed (/add, /run, !cmd …): for aider, not for the model"
+GROUP_ANSWER = "aider confirmation answered for a group of files (echoed as a #### line)"
+BLANK_INPUT = "aider empty input (<blank>)"
+NO_ASSISTANT = "aider session with no assistant turn (interrupted, commands only, no answer)"
+PREAMBLE = "text before the first aider session header"
+UNPLACED = "aider result line with no assistant reply to attach it to"
+
+EDIT_TOOL = "edit"
+SHELL_TOOL = "shell"
+# Commands whose argument is a message to the model.
+MESSAGE_COMMANDS = ("/ask", "/code", "/architect", "/context")
+
+_APPLIED = re.compile(r"^Applied edit to (?P<path>.+)$")
+_SKIPPED = re.compile(r"^Skipping edits to (?P<path>.+)$")
+_RUNNING = re.compile(r"^Running (?P<command>.+)$")
+_RUN_ERROR = re.compile(r"^Error occurred while running command\b")
+_OUTPUT_ADDED = re.compile(r"^Added \d+ lines? of output to the chat\.$")
+_NOT_CONFORM = "The LLM did not conform to the edit format."
+_EDIT_ERRORS_URL = re.compile(r"^https://aider\.chat/docs/troubleshooting/edit-errors\.html$")
+_FAILED_MATCH = re.compile(r"^# \d+ SEARCH/REPLACE blocks? failed to match!")
+# Each at the start of a line after spaces or tabs (``_line_start``): searched for by their
+# words, which is much faster than trying a ``^[ \t]*`` at every offset.
+_FAILED_FILE = re.compile(
+    r"## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
+    r"(?P<path>.+)$",
+    re.M,
+)
+_OTHERS_APPLIED = re.compile(
+    r"# The other (?P<count>\d+) SEARCH/REPLACE blocks? (?:were|was) applied successfully\."
+)
+# The output lines that can be results (the rest are status lines, passed over).
+_RESULT_START = re.compile(
+    r"Applied edit to |Skipping edits to |Running |Error occurred while running command"
+    r"|Added \d+ lines? of output|The LLM did not conform|# \d+ SEARCH/REPLACE"
+)
+_GROUP_ANSWER = re.compile(r"\(Y\)es/\(N\)o.*\[(?:Yes|No)\]:\s*\S*\s*$")
+_SEARCH_HEAD = re.compile(r"^<{5,9} SEARCH>?\s*$")
+_SEARCH_WORDS = "<<<<< SEARCH"  # in every line _SEARCH_HEAD matches
+_THINKING = re.compile(
+    r"<thinking-content-(?P<tag>[0-9a-f]+)>.*?</thinking-content-(?P=tag)>\s*", re.S
+)
+
+
+# ----------------------------------------------------------------------------- detection
+def sniff(sample: Sample) -> int:
+    if HEADER_PREFIX.encode() in sample.head and _HEADER_IN_TEXT.search(sample.head):
+        return SURE
+    if sample.name.endswith(HISTORY_NAME) and sample.head.lstrip()[:1] in (b"#", b">"):
+        return LIKELY
+    return 0
+
+
+# ----------------------------------------------------------------------------- reading
+HEADER_PREFIX = "# aider chat started at "
+_BREAK_LINE = re.compile(r"  $", re.M)
+
+
+def _tokens(strict: bool) -> re.Pattern[str]:
+    """One regular expression that cuts a session into blocks, in C: blank lines, the
+    person's input, an output (one line, or several up to aider's line break), with the lines
+    right after it, and the assistant's text up to the next input or output line.
+
+    The scan of a line's characters and the runs of lines that end a block are possessive
+    (``*+``): nothing after them could match had they taken less, so the engine keeps no
+    places to go back to."""
+    end = r"(?=\n|\Z)"
+    if strict:
+        user = rf"####(?: [^\n]*+)?(?<=  ){end}"  # each input line ends with aider's break
+        output = rf"(?:> [^\n]*+(?<=  )|>[ \t]*){end}"  # an output line that ends a reply
+    else:  # the line breaks were stripped: markers are read by their prefix alone
+        user = rf"####(?: [^\n]*+)?{end}"
+        output = rf"(?:> [^\n]*+|>[ \t]*){end}"
+    stop = rf"(?:{output}|{user})"
+    marked = rf">(?: |[ \t]*{end})"
+    blank = rf"[ \t]*{end}"
+    follow = rf"(?:\n(?!{blank}|{marked}|{user})[^\n]*+)*+"  # lines right after an output
+    # Output lines that cannot be results (most of them: banner, tokens, questions, commits),
+    # read as one run when no line follows the last of them.
+    results = _RESULT_START.pattern
+    status = output.replace("> [^\\n]*+", rf"> (?!{results}|https://aider\.chat/)[^\n]*+", 1)
+    multi = (
+        rf"> [^\n]*+(?:(?:\n(?!{stop})[^\n]*+)*?\n(?!{stop})[^\n]*+(?<=  ){end}"
+        rf"|(?:\n(?!{stop})[^\n]*+)*+)"
+    )
+    return re.compile(
+        rf"(?:[ \t]*\n)*"  # the blank lines before a block
+        rf"(?:(?P<run>{status}(?:\n{status})*(?!\n(?!{blank}|{marked}|{user})))"
+        rf"|(?P<user>{user}(?:\n{user})*+)"
+        rf"|(?P<output>{output}{follow})"
+        rf"|(?P<multi>{multi}{follow})"
+        rf"|(?P<text>[^\n]++(?:\n(?!{stop})[^\n]*+)*+))",
+        re.M,
+    )
+
+
+_STRICT, _LOOSE = _tokens(True), _tokens(False)
+
+
+def read(path: Path, source: str) -> ReadResult:
+    result = ReadResult()
+    text = read_text(path, source, result.rejects)
+    if text is None:
+        return result
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    # A history whose trailing spaces were stripped (an editor did it) loses aider's line
+    # breaks; markers are then read by their prefix alone.
+    tokens = _STRICT if _BREAK_LINE.search(text) is not None else _LOOSE
+    name = plain_name(path)
+    headers = _headers(text)
+    first = headers[0][0] if headers else len(text)
+    preamble = sum(1 for line in text[:first].split("\n") if line.strip())
+    if preamble:
+        result.pass_over(PREAMBLE, preamble)
+    seen_ids: set[str] = set()
+    line, counted = 1, 0  # the line number at offset ``counted``
+    for position, (start, stop, header) in enumerate(headers):
+        end = headers[position + 1][0] if position + 1 < len(headers) else len(text)
+        line += text.count("\n", counted, start)
+        counted = start
+        conversation_id = f"{name}#{header['time']}"
+        if conversation_id in seen_ids:
+            conversation_id = f"{conversation_id}@{line}"
+        seen_ids.add(conversation_id)
+        conversation = Conversation(
+            id=conversation_id,
+            source=source,
+            format=NAME,
+            line=line,
+            metadata={"started_at": header["time"]},
+        )
+        session = _Session(conversation, result)
+        passed = session.passed
+        for token in tokens.finditer(text, min(stop + 1, end), end):
+            kind = token.lastgroup
+            if kind is None:
+                continue
+            begin = token.start(kind)
+            if kind == "run":
+                finish = token.end(kind)
+                count = text.count("\n", begin, finish) + 1
+                if session.not_conform is not None:  # its first line is the pending report
+                    line += text.count("\n", counted, begin)
+                    counted = begin
+                    newline = text.find("\n", begin, finish)
+                    session.output(line, text[begin : finish if newline < 0 else newline])
+                    count -= 1
+                if count:
+                    passed[STATUS] = passed.get(STATUS, 0) + count
+                continue
+            if (
+                kind in ("output", "multi")
+                and session.not_conform is None
+                and not _RESULT_START.match(text, begin + 2)
+            ):
+                passed[STATUS] = passed.get(STATUS, 0) + 1
+                continue  # an output with lines after it, or a multi-line one
+            line += text.count("\n", counted, begin)
+            counted = begin
+            if kind == "text":
+                session.assistant(line, token.group(kind).strip())
+            elif kind == "user":
+                session.user(line, token.group(kind))
+            else:
+                session.output(line, token.group(kind))
+        session.finish()
+    return result
+
+
+def _headers(text: str) -> list[tuple[int, int, re.Match[str]]]:
+    """``(start, end, match)`` of each session header line (found by plain search)."""
+    found = []
+    start = 0 if text.startswith(HEADER_PREFIX) else _next_header(text, 0)
+    while start >= 0:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        header = _HEADER.match(text, start, end)
+        if header is not None:
+            found.append((start, end, header))
+        start = _next_header(text, end)
+    return found
+
+
+def _next_header(text: str, offset: int) -> int:
+    """Where the next line that starts like a session header starts, or -1."""
+    found = text.find("\n" + HEADER_PREFIX, offset)
+    return found + 1 if found >= 0 else -1
+
+
+def _user_text(raw: str) -> str:
+    """The person's input without its ``####`` markers (the first line also without one the
+    person typed after it) and aider's line-break spaces."""
+    raw = raw[5:] if raw.startswith("#### ") else raw[4:]
+    if "\n" in raw:
+        raw = "\n".join(
+            [
+                (
+                    row[5:]
+                    if row.startswith("#### ")
+                    else row[4:]
+                    if row.startswith("####")
+                    else row
+                ).rstrip()
+                for row in raw.split("\n")
+            ]
+        )
+    return raw.rstrip()
+
+
+def _output_text(raw: str) -> str:
+    """An output of aider's without its ``>`` marker and its lines' trailing spaces."""
+    raw = raw[2:] if raw.startswith("> ") else raw[1:]
+    if "\n" in raw:
+        raw = "\n".join([row.rstrip() for row in raw.split("\n")])
+    return raw.strip()
+
+
+def _output_first(raw: str) -> str:
+    """The first line of ``_output_text(raw)``, stripped (without making the rest)."""
+    newline = raw.find("\n")
+    first = (raw if newline < 0 else raw[:newline])[2 if raw.startswith("> ") else 1 :].strip()
+    if first or newline < 0:
+        return first
+    return _output_text(raw).partition("\n")[0].strip()  # a blank first line
+
+
+# ----------------------------------------------------------------------------- one session
+class _Reply:
+    """An assistant reply and the calls made of what aider did with it."""
+
+    __slots__ = ("answered", "edits", "files", "last_shell", "message", "text")
+
+    def __init__(self, message: Message, text: str):
+        self.message, self.text = message, text
+        self.edits: dict[str, ToolCall] = {}  # normalised path -> call
+        self.answered: set[str] = set()  # ids of calls with a result
+        self.last_shell: ToolResult | None = None
+        self.files: list[str] | None = None  # _block_files of the text, once asked for
+
+    def block_files(self) -> list[str]:
+        """``_block_files`` of the reply's text, found once."""
+        if self.files is None:
+            self.files = _block_files(self.text)
+        return self.files
+
+
+class _Session:
+    def __init__(self, conversation: Conversation, result: ReadResult):
+        self.conversation = conversation
+        self.result = result
+        self.reply: _Reply | None = None  # the latest reply of the current turn
+        self.replies = 0
+        self.passed: dict[str, int] = {}
+        self.calls = 0
+        self.not_conform: int | None = None  # line of a "did not conform" awaiting its report
+
+    # -- blocks
+    def finish(self) -> None:
+        if self.not_conform is not None:
+            self._failed_edits(self.not_conform, _NOT_CONFORM, [], 0)
+        if self.replies == 0:
+            self.result.pass_over(NO_ASSISTANT)
+            return
+        for reason, count in self.passed.items():
+            self.result.pass_over(reason, count)
+        self.result.conversations.append(self.conversation)
+
+    def _pass(self, reason: str) -> None:
+        self.passed[reason] = self.passed.get(reason, 0) + 1
+
+    def _add(self, message: Message) -> None:
+        self.conversation.messages.append(message)
+
+    def user(self, line: int, raw: str) -> None:
+        """The person's input at ``line``: its ``####`` lines as they are."""
+        if self.not_conform is not None:
+            self._settle()
+        text = _user_text(raw)
+        stripped = text.strip()
+        if stripped == "<blank>" or not stripped:
+            self._pass(BLANK_INPUT)
+            return
+        if "(Y)es/(N)o" in stripped and _GROUP_ANSWER.search(stripped.partition("\n")[0]):
+            self._pass(GROUP_ANSWER)
+            return
+        if stripped.startswith(("/", "!")):
+            command, _, rest = stripped.partition(" ")
+            if command.lower() not in MESSAGE_COMMANDS or not rest.strip():
+                self._pass(COMMAND)
+                return
+            text = rest.strip()
+        self.reply = None
+        self._add(
+            Message(
+                role="user",
+                line=line,
+                from_person=True,
+                parts=[TextPart(text=text, line=line)],
+            )
+        )
+
+    def assistant(self, line: int, text: str) -> None:
+        """The assistant's text at ``line``, stripped."""
+        if self.not_conform is not None:
+            self._settle()
+        shown = _THINKING.sub("", text).strip() if "<thinking-content-" in text else text
+        message = Message(
+            role="assistant",
+            line=line,
+            message_id=f"{self.conversation.id}@{line}",
+            parts=[TextPart(text=shown, line=line)] if shown else [],
+        )
+        self._add(message)
+        self.reply = _Reply(message, text)
+        self.replies += 1
+
+    def output(self, line: int, raw: str) -> None:
+        """An output of aider's at ``line`` that can be a result: its lines as they are."""
+        first = _output_first(raw)
+        if self.not_conform is not None:
+            if _EDIT_ERRORS_URL.match(first):
+                return  # part of the report
+            if _FAILED_MATCH.match(first):
+                self._failed_match(line, _output_text(raw))
+            else:
+                self._failed_edits(line, f"{_NOT_CONFORM}\n{_output_text(raw)}", [], 0)
+            self.not_conform = None
+            return
+        if first == _NOT_CONFORM:
+            if self.reply is None:
+                self._pass(UNPLACED)
+            else:
+                self.not_conform = line
+            return
+        if _FAILED_MATCH.match(first) and self.reply is not None:
+            self._failed_match(line, _output_text(raw))
+            return
+        edit = _APPLIED.match(first) or _SKIPPED.match(first)
+        running = _RUNNING.match(first)
+        shell = self.reply.last_shell if self.reply is not None else None
+        if self.reply is None:
+            self._pass(UNPLACED if edit or running else STATUS)
+        elif edit:
+            self._edit_result(edit["path"], line, first, first.startswith("Skipping"))
+        elif running:
+            self._shell(running["command"], line, first)
+        elif shell is not None and (_RUN_ERROR.match(first) or _OUTPUT_ADDED.match(first)):
+            shell.content = f"{shell.content}\n{_output_text(raw)}"
+            if _RUN_ERROR.match(first):
+                shell.is_error = True
+        else:
+            self._pass(STATUS)
+
+    def _settle(self) -> None:
+        """A "did not conform" line whose report never came: the reply's edits failed."""
+        if self.not_conform is not None:
+            self._failed_edits(self.not_conform, _NOT_CONFORM, [], 0)
+            self.not_conform = None
+
+    # -- calls and results
+    def _new_id(self, line: int) -> str:
+        self.calls += 1
+        return f"{self.conversation.id}:{line}:{self.calls}"
+
+    def _edit_call(self, path: str | None) -> ToolCall:
+        """The reply's call that edits ``path`` (made on first use)."""
+        assert self.reply is not None
+        key = _norm(path) if path is not None else ""
+        call = self.reply.edits.get(key)
+        if call is None:
+            line = self.reply.message.line
+            call = ToolCall(
+                id=self._new_id(line),
+                name=EDIT_TOOL,
+                arguments={"path": key} if path is not None else {},
+                line=line,
+            )
+            self.reply.edits[key] = call
+            self.reply.message.parts.append(call)
+        return call
+
+    def _result(self, call: ToolCall, line: int, content: str, is_error: bool | None) -> ToolResult:
+        assert self.reply is not None
+        result = ToolResult(call_id=call.id, line=line, content=content, is_error=is_error)
+        self.reply.answered.add(call.id)
+        self._add(Message(role="tool", line=line, parts=[result]))
+        return result
+
+    def _edit_result(self, path: str, line: int, text: str, failed: bool) -> None:
+        call = self._edit_call(path)
+        assert self.reply is not None
+        if call.id in self.reply.answered:
+            self._pass(STATUS)
+            return
+        self._result(call, line, text, failed)
+
+    def _shell(self, command: str, line: int, text: str) -> None:
+        assert self.reply is not None
+        call = ToolCall(
+            id=self._new_id(line), name=SHELL_TOOL, arguments={"command": command}, line=line
+        )
+        self.reply.message.parts.append(call)
+        self.reply.last_shell = self._result(call, line, text, None)
+
+    def _failed_match(self, line: int, text: str) -> None:
+        failed: list[str] = []
+        for found in _FAILED_FILE.finditer(text):
+            path = found["path"].strip()
+            if _line_start(text, found.start()) and path not in failed:
+                failed.append(path)
+        others = 0
+        for count in _OTHERS_APPLIED.finditer(text):
+            if _line_start(text, count.start()):
+                others = int(count["count"])
+                break
+        self._failed_edits(line, f"{_NOT_CONFORM}\n{text}", failed, others)
+
+    def _failed_edits(self, line: int, report: str, failed: list[str], others: int) -> None:
+        """The reply's edits did not all apply: ``failed`` files failed (or, when the report
+        names none, every edit of the reply without a result); the files of its other blocks
+        applied when ``others`` says some did."""
+        if self.reply is None:
+            self._pass(UNPLACED)
+            return
+        reply = self.reply
+        if failed:
+            targets = [self._edit_call(path) for path in failed]
+        else:
+            targets = [c for c in reply.edits.values() if c.id not in reply.answered]
+            if not targets:
+                paths: list[str | None] = [*reply.block_files()] or [None]
+                targets = [self._edit_call(path) for path in paths]
+        for call in targets:
+            if call.id not in reply.answered:
+                self._result(call, line, report, True)
+        if others:
+            failed_keys = {_norm(path) for path in failed}
+            note = f"The other {others} SEARCH/REPLACE block(s) were applied successfully."
+            for path in reply.block_files():
+                if _norm(path) in failed_keys:
+                    continue
+                call = self._edit_call(path)
+                if call.id not in reply.answered:
+                    self._result(call, line, note, False)
+
+
+def _line_start(text: str, offset: int) -> bool:
+    """Whether only spaces and tabs come before ``offset`` on its line."""
+    return not text[text.rfind("\n", 0, offset) + 1 : offset].strip(" \t")
+
+
+def _norm(path: str) -> str:
+    return path.strip().strip("`").replace("\\", "/")
+
+
+def _block_files(text: str) -> list[str]:
+    """The files a reply's SEARCH/REPLACE blocks name, in order (aider's own rule: the
+    nearest of the three lines before ``<<<<<<< SEARCH`` that is not a fence, else the file
+    of the block before)."""
+    files: list[str] = []
+    if _SEARCH_WORDS not in text:
+        return files
+    lines = text.splitlines()
+    current: str | None = None
+    for index in [at for at, line in enumerate(lines) if _SEARCH_WORDS in line]:
+        if not _SEARCH_HEAD.match(lines[index].strip()):
+            continue
+        for back in range(index - 1, max(index - 4, -1), -1):
+            candidate = lines[back].strip()
+            if not candidate or candidate.startswith("```") or candidate.startswith(">>>>>>>"):
+                continue
+            candidate = candidate.rstrip(":").strip("*").strip("#").strip().strip("`")
+            if candidate:
+                current = candidate
+            break
+        if current is not None and _norm(current) not in {_norm(f) for f in files}:
+            files.append(current)
+    return files
