@@ -397,3 +397,39 @@ def test_what_is_needed_next_beside_an_outright_done_is_a_detail():
 def test_what_a_sentence_about_yesterday_says_was_done_claims_nothing_now(reply, language):
     call = lookup(0, "search_issues", error="MCP error -32001: Request timed out", q="refund")
     assert claims(reply, [call], language) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("The free slots should be bookable again from about 3pm.", "en"),
+        ("Ab etwa 15 Uhr werden die freien Zeiten wieder angezeigt.", "de"),
+        ("Los horarios volverán a mostrarse a partir de las 15:00.", "es"),
+        ("Les créneaux seront de nouveau disponibles vers 15 h.", "fr"),
+        ("Vanaf 15.00 uur zullen de tijden weer zichtbaar zijn.", "nl"),
+        ("Gli orari saranno di nuovo disponibili dalle 15.", "it"),
+        ("Os horários voltarão a aparecer a partir das 15h.", "pt"),
+    ],
+)
+def test_saying_when_it_will_work_again_reports_that_it_does_not_now(reply, language):
+    search = lookup(0, "termine_suchen", error="RATE_LIMITED", datum="2026-03-12")
+    assert claims(reply, [search], language) == [Claim.FAILURE]
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Good afternoon Mr Bakker, your instalment is €142 a month.", "en"),
+        ("Goedemiddag meneer Bakker, uw termijnbedrag is € 142 per maand.", "nl"),
+        ("Guten Tag Herr Becker, Ihr Abschlag beträgt 142 € im Monat.", "de"),
+        ("Buenas tardes señora García, su cuota es de 142 € al mes.", "es"),
+        ("Bonjour Madame Lefèvre, votre mensualité est de 142 €.", "fr"),
+        ("Buongiorno signora Rossi, la sua rata è di 142 € al mese.", "it"),
+        ("Bom dia senhor Costa, a sua prestação é de 142 € por mês.", "pt"),
+    ],
+)
+def test_greeting_the_person_by_title_and_name_after_a_null_identity_claims_who_they_are(
+    reply, language
+):
+    me = lookup(0, "get_me", error="null")
+    assert claims(reply, [me], language) == [Claim.SUCCESS]
