@@ -599,11 +599,10 @@ def _block_files(text: str) -> list[str]:
                 if before < 0:
                     break
                 begin = text.rfind("\n", 0, before) + 1
-                candidate = text[begin:before].strip()
+                candidate = _file_line(text[begin:before])
                 before = begin - 1
-                if not candidate or candidate.startswith("```") or candidate.startswith(">>>>>>>"):
+                if candidate is None:
                     continue
-                candidate = candidate.rstrip(":").strip("*").strip("#").strip().strip("`")
                 if candidate:
                     current = candidate
                 break
@@ -611,6 +610,15 @@ def _block_files(text: str) -> list[str]:
                 files.append(current)
         at = text.find(_SEARCH_WORDS, end)
     return files
+
+
+def _file_line(line: str) -> str | None:
+    """A line above a SEARCH head as the file name it gives ("" when it gives none); None for a
+    blank line, a fence or a conflict marker, which are looked past."""
+    line = line.strip()
+    if not line or line.startswith(("```", ">>>>>>>")):
+        return None
+    return line.rstrip(":").strip("*").strip("#").strip().strip("`")
 
 
 def _block_files_by_lines(text: str) -> list[str]:
@@ -622,10 +630,9 @@ def _block_files_by_lines(text: str) -> list[str]:
         if not _SEARCH_HEAD.match(lines[index].strip()):
             continue
         for back in range(index - 1, max(index - 4, -1), -1):
-            candidate = lines[back].strip()
-            if not candidate or candidate.startswith("```") or candidate.startswith(">>>>>>>"):
+            candidate = _file_line(lines[back])
+            if candidate is None:
                 continue
-            candidate = candidate.rstrip(":").strip("*").strip("#").strip().strip("`")
             if candidate:
                 current = candidate
             break
