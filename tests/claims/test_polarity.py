@@ -411,3 +411,20 @@ def test_something_put_in_place_of_what_was_asked_still_reports_the_failure():
 def test_a_reference_that_matches_nothing_repeats_an_error_that_said_so(sentence):
     call = lookup(0, "get_repair_status", error="no repair found with reference R-5120")
     assert reading(sentence, call).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The retry logic for the refund webhook is in place since Monday.",
+        "We bumped the retry limit on the export job to five.",
+        "The retry-backoff setting lives in config/worker.yml.",
+    ],
+)
+def test_a_retry_named_as_a_thing_of_the_subject_matter_reports_nothing(sentence):
+    assert not reading(sentence, lookup(0, "search_issues", error="-32001 timeout")).failure
+
+
+def test_saying_it_will_retry_still_reports_the_failure():
+    call = lookup(0, "search_issues", error="-32001 timeout")
+    assert reading("I'll retry the search in a minute.", call).failure
