@@ -369,6 +369,7 @@ def test_asking_what_was_done_claims_nothing(reply):
         ("To cancel the meal I'll need the pupil's student number.", "en"),
         ("Customs wants the Y923 licence before they'll take the entry.", "en"),
         ("Für die Stornierung brauche ich noch die Schülernummer.", "de"),
+        ("Damit ich das richtige Essen abbestelle, brauche ich Jonas' Schülernummer.", "de"),
         ("Necesito su número de alumno para anular la comida.", "es"),
         ("J'ai besoin du numéro d'élève pour annuler le repas.", "fr"),
         ("Ik heb het leerlingnummer nodig om de maaltijd te annuleren.", "nl"),
