@@ -47,6 +47,7 @@ text (interrupted at once, commands only, the model never answered): one count p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
@@ -594,31 +595,38 @@ def _block_files(text: str) -> list[str]:
         if end < 0:
             end = len(text)
         if _SEARCH_HEAD.match(text[start:end].strip()):
-            before = start - 1  # the newline that ends the line before, -1 for none
-            for _ in range(3):
-                if before < 0:
-                    break
-                begin = text.rfind("\n", 0, before) + 1
-                candidate = _file_line(text[begin:before])
-                before = begin - 1
-                if candidate is None:
-                    continue
-                if candidate:
-                    current = candidate
-                break
-            if current is not None and _norm(current) not in {_norm(f) for f in files}:
-                files.append(current)
+            current = _file_above(_lines_before(text, start)) or current
+            _remember(files, current)
         at = text.find(_SEARCH_WORDS, end)
     return files
 
 
-def _file_line(line: str) -> str | None:
-    """A line above a SEARCH head as the file name it gives ("" when it gives none); None for a
-    blank line, a fence or a conflict marker, which are looked past."""
-    line = line.strip()
-    if not line or line.startswith(("```", ">>>>>>>")):
-        return None
-    return line.rstrip(":").strip("*").strip("#").strip().strip("`")
+def _lines_before(text: str, start: int) -> Iterator[str]:
+    """The (up to three) lines of ``text`` before the line that begins at ``start``, nearest
+    first."""
+    before = start - 1  # the newline that ends the line before, -1 for none
+    for _ in range(3):
+        if before < 0:
+            return
+        begin = text.rfind("\n", 0, before) + 1
+        yield text[begin:before]
+        before = begin - 1
+
+
+def _file_above(lines: Iterable[str]) -> str:
+    """The file a SEARCH head's lines above name: the nearest that is not blank, a fence or a
+    conflict marker, as a name ("" when it names none)."""
+    for line in lines:
+        line = line.strip()
+        if line and not line.startswith(("```", ">>>>>>>")):
+            return line.rstrip(":").strip("*").strip("#").strip().strip("`")
+    return ""
+
+
+def _remember(files: list[str], name: str | None) -> None:
+    """Add a file a reply edits, once (names compared as ``_norm`` makes them)."""
+    if name is not None and _norm(name) not in {_norm(f) for f in files}:
+        files.append(name)
 
 
 def _block_files_by_lines(text: str) -> list[str]:
@@ -629,13 +637,7 @@ def _block_files_by_lines(text: str) -> list[str]:
     for index in [at for at, line in enumerate(lines) if _SEARCH_WORDS in line]:
         if not _SEARCH_HEAD.match(lines[index].strip()):
             continue
-        for back in range(index - 1, max(index - 4, -1), -1):
-            candidate = _file_line(lines[back])
-            if candidate is None:
-                continue
-            if candidate:
-                current = candidate
-            break
-        if current is not None and _norm(current) not in {_norm(f) for f in files}:
-            files.append(current)
+        above = (lines[back] for back in range(index - 1, max(index - 4, -1), -1))
+        current = _file_above(above) or current
+        _remember(files, current)
     return files
