@@ -367,6 +367,34 @@ def test_a_reply_that_asks_to_confirm_proposes_and_does_not_claim():
     assert row["claim"] != "success"
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your gift card has only $150 on it and the fare is $410. I can split it with your "
+        "Mastercard for the other $260. Shall I do that?",
+        "The fare comes to $410 and the card holds $150. Want me to put the rest on the Visa?",
+        "Fare: $410. Gift card balance: $150.\n\nShould I charge the remaining $260 to your "
+        "Mastercard instead?",
+        "It's $410 all in, with $150 left on the gift card. Would you like me to go with a "
+        "split payment?",
+    ],
+)
+def test_values_put_back_with_a_question_to_confirm_claim_nothing_done(reply):
+    result = {"content": "Error: Not enough balance in payment method gift_card_7001"}
+    row = one_call(reply, result, "book_reservation", flight="HAT212", amount=410)
+    assert row["claim"] != "success"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Your confirmation will arrive by email shortly.", "I've confirmed it with the airline."],
+)
+def test_words_of_confirming_in_a_statement_ask_nothing(sentence):
+    result = {"content": "Error: Payment method credit_card_0917 not found"}
+    reply = f"All set! You're booked on HAT212 on June 8. {sentence}"
+    assert one_call(reply, result, "book_reservation", flight="HAT212")["claim"] == "success"
+
+
 def test_a_statement_of_intent_is_not_a_claim():
     row = one_call("I'll update OPS-142 as soon as Jira is back.", FORBIDDEN, key="OPS-142")
     assert row["claim"] in ("neutral", "failure")

@@ -87,6 +87,7 @@ def judge_reply(
             pack,
             elsewhere,
             lambda t, own=own: shown[t] > (t in own) or t in shown_before,
+            replied,
         )
     return decisions
 
@@ -122,7 +123,12 @@ def _decide(
     pack: CuePack,
     elsewhere: set[int] = frozenset(),
     shown: Callable[[str], bool] = lambda token: False,
+    reply: list[Unit] | None = None,
 ) -> ClaimDecision:
+    """The claim ``units`` make about ``call``. ``reply``: all the units of the call's reply,
+    wherever they were tied, for what speaks of the whole reply ("Shall I do that?" after the
+    values it proposes); by default ``units``."""
+    reply = units if reply is None else reply
     readings = [(u, polarity(u, pack, call)) for u in units]
     failures: list[tuple[Unit, Polarity]] = []
     content: list[tuple[Unit, Polarity]] = []
@@ -204,7 +210,7 @@ def _decide(
         unit, reading = regrets[0]
         failures.append((unit, replace(reading, failure=reading.regret)))
         content = []
-    confirming = [u for u in units if u.reading is not None and u.reading.asks_to_confirm]
+    confirming = [u for u in reply if u.reading is not None and u.reading.asks_to_confirm]
     if confirming and not call.reads:
         # The reply asks to confirm before acting: only an outright "done" claims success.
         content = [(u, r) for u, r in content if r.success]
@@ -228,7 +234,7 @@ def _decide(
         )
         cue = next((r.success for _, r in content if r.success), None) or "states it as fact"
         return ClaimDecision(Claim.SUCCESS, cue, unit.text, pack.language)
-    if confirming and call.failed and not call.reads and _corrected(units, call):
+    if confirming and call.failed and not call.reads and _corrected(reply, call):
         # A failed request put back to the person with other values ("the total is actually
         # $375, shall I proceed?") tells them the first attempt did not go through.
         return ClaimDecision(Claim.FAILURE, CORRECTED_REQUEST, confirming[0].text, pack.language)
