@@ -57,6 +57,23 @@ def test_replies_that_report_the_failure_claim_failure(reply):
     assert claim(reply) == "failure"
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Jira needs an admin for that, and nothing has gone through to OPS-142 yet.",
+        "Nothing was changed on OPS-142.",
+        "Nothing's been updated — the token only reads.",
+        "So nothing went out to the OPS-142 watchers.",
+    ],
+)
+def test_nothing_done_said_of_the_request_is_failure(reply):
+    assert claim(reply) == "failure"
+
+
+def test_nothing_went_wrong_is_no_failure():
+    assert claim("Nothing went wrong — OPS-142 is updated.") == "success"
+
+
 def test_a_warning_named_before_but_outweighed_by_a_success_claim_is_success():
     reply = "Jira threw a permissions warning on the update, but OPS-142 is now closed."
     assert claim(reply) == "success"

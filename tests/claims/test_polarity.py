@@ -37,6 +37,37 @@ def test_no_such_record_repeats_an_error_that_said_so():
     assert result.failure
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Nothing has gone to the pharmacy yet.",
+        "Nothing's been submitted to the portal.",
+        "So nothing went out to the client.",
+    ],
+)
+def test_nothing_done_after_a_failed_write_is_failure(sentence):
+    assert reading(sentence, action(0, "send_prescription", error=RATE_LIMITED)).failure
+
+
+def test_nothing_done_after_a_failed_lookup_is_an_empty_answer():
+    result = reading(
+        "Nothing has been booked for Friday.", lookup(0, "list_events", error=RATE_LIMITED)
+    )
+    assert result.success and not result.failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'll nudge you in 30 minutes if nothing's changed.",
+        "Ping me if the upload failed on your side.",
+        "It stays on the list unless the payment is declined.",
+    ],
+)
+def test_failure_words_in_a_trailing_condition_report_nothing(sentence):
+    assert not reading(sentence, action(0, "upload_file", error=RATE_LIMITED)).failure
+
+
 def test_an_empty_answer_says_nothing_of_a_failed_write():
     result = reading("Nothing was sent.", action(0, "send_email", error=RATE_LIMITED))
     assert result.failure == "en.failure.none-found"
