@@ -334,6 +334,40 @@ def test_a_corrected_request_the_person_confirms_in_the_next_turn_is_a_recovery(
     assert row["recovered_by"] == "b"
 
 
+def rescheduled_post(reply: str, answer: str, retried_at: str = "2026-03-15T18:00:00") -> dict:
+    """A post refused for a date in the past, a reply putting another date to the person, their
+    answer, and the post scheduled again."""
+    return audit(
+        chat(
+            user("Schedule the launch carousel for tomorrow at 6pm."),
+            assistant(None, call("a", "schedule_post", draft_id="d_55", at="2026-03-13T18:00:00")),
+            tool("a", json.dumps({"success": False, "error": "publish_at_in_past"})),
+            assistant(reply),
+            user(answer),
+            assistant(None, call("b", "schedule_post", draft_id="d_55", at=retried_at)),
+            tool("b", json.dumps({"success": True, "status": "scheduled"})),
+            assistant("Scheduled."),
+        )
+    )["a"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I sent 13/03, which has passed. Tomorrow is Sunday 15/03 — shall I use 18:00 then?",
+        "Oops, that date was in the past. Go with 3/15 at 6pm?",
+        "Das Datum lag in der Vergangenheit. Soll ich den 15.03. um 18 Uhr nehmen?",
+    ],
+)
+def test_a_corrected_date_put_to_the_person_in_their_format_is_a_recovery(reply):
+    assert rescheduled_post(reply, "yes")["recovered_by"] == "b"
+
+
+def test_a_retry_on_a_date_nobody_named_is_no_recovery():
+    reply = "That date was in the past. Which day should it go out instead?"
+    assert rescheduled_post(reply, "whenever")["recovered"] is False
+
+
 def test_a_retry_in_the_next_turn_without_a_question_to_the_person_is_no_recovery():
     row = refused_booking("The booking went through.", "Great, also add a bag.")
     assert row["recovered"] is False

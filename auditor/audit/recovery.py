@@ -533,14 +533,24 @@ def _corrected_as_put(before: Any, after: Any, exchange: str) -> bool:
         return True
     # A time or number said one way and sent another: "the 9:40" and service "GW-0940-BRI".
     said_numbers = {_number(found) for found in _SAID_NUMBER.findall(exchange)}
-    return any(
+    if any(
         len(number) >= 3 and number in said_numbers
         for word in new
         for number in map(_number, re.findall(r"\d+", word))
+    ):
+        return True
+    # A date sent as ``2026-03-15`` and put to the person as "15/03", "3/15" or "15.03."
+    said_dates = {(int(a), int(b)) for a, b in _SAID_DAY_MONTH.findall(exchange)}
+    return any(
+        (int(day), int(month)) in said_dates or (int(month), int(day)) in said_dates
+        for word in new
+        for month, day in _ISO_DATE.findall(word)
     )
 
 
 _SAID_NUMBER = re.compile(r"\d+(?:[:.h]\d\d)?")
+_ISO_DATE = re.compile(r"\d{4}-(\d\d)-(\d\d)")
+_SAID_DAY_MONTH = re.compile(r"(?<![\d/.-])(\d{1,2})[/.](\d{1,2})(?![\d/])")
 
 
 def _number(text: str) -> str:

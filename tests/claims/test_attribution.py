@@ -1,5 +1,6 @@
 """Attribution: which calls of a turn each sentence speaks of, by action and target first."""
 
+import pytest
 from stages import action, lookup, reply, unit_saying
 
 
@@ -46,6 +47,23 @@ def test_both_alone_speaks_of_every_recent_call():
     ]
     units = reply("Both are closed out.", calls)
     assert units[0].calls == {0, 1}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Added 40 to both sizes, so you're at 52 in M and 47 in L.",
+        "Bumped both variants; the drop is covered.",
+        "Restocked both hoodies.",
+    ],
+)
+def test_both_and_a_noun_speaks_of_every_recent_call(sentence):
+    calls = [
+        action(0, "update_inventory", variant_id="HOOD-M", adjust=40),
+        action(1, "update_inventory", error="variant not found", variant_id="HOOD-L", adjust=40),
+    ]
+    units = reply(sentence, calls)
+    assert 1 in units[0].calls
 
 
 def test_each_clause_speaks_of_its_own_call():
