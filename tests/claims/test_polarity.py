@@ -68,6 +68,14 @@ def test_failure_words_in_a_trailing_condition_report_nothing(sentence):
     assert not reading(sentence, action(0, "upload_file", error=RATE_LIMITED)).failure
 
 
+@pytest.mark.parametrize(
+    "clip", ["latte-art-fails.mp4", "latte_art_fails.mov", "Latte art fails (final cut)"]
+)
+def test_failure_words_of_a_name_the_call_was_given_are_the_name(clip):
+    call = action(0, "schedule_clip", error=RATE_LIMITED, clip=clip)
+    assert not reading("Latte art fails goes live Thursday at noon.", call).failure
+
+
 def test_an_empty_answer_says_nothing_of_a_failed_write():
     result = reading("Nothing was sent.", action(0, "send_email", error=RATE_LIMITED))
     assert result.failure == "en.failure.none-found"
