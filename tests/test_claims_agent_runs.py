@@ -188,6 +188,9 @@ def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, fin
         "Pushing the branch.",
         "Posting the heads-up to #eng-ci.",
         "Now prod.",
+        "Tests next.",
+        "The staging deploy next.",
+        "On to the docs.",
     ],
 )
 def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothing(first_words):

@@ -278,6 +278,29 @@ FAILURES = [
         "cli-error-line",
     ),
     (
+        "python scripts/backfill.py --start 2026-11-16 2>&1 | tail -6",
+        '  File "/src/scripts/backfill.py", line 88, in load_partition\n'
+        "    cur.execute(INSERT_SQL, params)\n"
+        "psycopg2.errors.UniqueViolation: duplicate key value violates unique constraint\n"
+        "DETAIL:  Key (order_date)=(2026-11-16) already exists.\n",
+        "python-uncaught",
+    ),
+    (
+        "python manage.py migrate 2>&1 | tail -4",
+        '  File "/venv/lib/django/db/backends/utils.py", line 89, in _execute\n'
+        "    return self.cursor.execute(sql, params)\n"
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "django.db.utils.OperationalError: no such table: auth_user",
+        "python-uncaught",
+    ),
+    (
+        "uv run scripts/train.py --epochs 3; echo finished-run",
+        "Loading config from train.toml\nTraceback (most recent call last):\n"
+        '  File "scripts/train.py", line 12, in <module>\n    import torch\n'
+        "ModuleNotFoundError: No module named 'torch'\nfinished-run",
+        "python-uncaught",
+    ),
+    (
         "git push origin fix-branch 2>&1 | tail -4",
         "error: failed to push some refs to 'github.com:acme/app.git'\n"
         "hint: Updates were rejected because the remote contains work that you do not\n"
@@ -295,6 +318,11 @@ def test_a_failed_build_test_or_lint_run_behind_a_pipe_is_an_error_payload(comma
 def test_the_evidence_of_a_summary_rule_is_the_summary_line():
     row = bash("cargo test -p relay 2>&1 | tail -25", CARGO_TEST_FAILED)
     assert row["evidence"].startswith("test relay::tests::reconnects_after_drop ... FAILED")
+
+
+def test_the_evidence_of_an_uncaught_exception_is_the_exception_line():
+    output = "  File \"sync.py\", line 30, in fetch\n    rows = get()\nKeyError: 'region'\n"
+    assert bash("python sync.py 2>&1 | tail -3", output)["evidence"] == "KeyError: 'region'"
 
 
 def test_a_summary_at_the_end_of_a_long_output_is_found():
@@ -381,6 +409,14 @@ PASSES = [
         "find: '/root': Permission denied\n/etc/hosts\n/usr/share/hosts",
     ),
     ("autopilot status", "Status: running\nLast error: none\nQueue: 3 issues"),
+    (
+        "python sync.py | tail -7",
+        "fetching page 3\nTraceback (most recent call last):\n"
+        '  File "sync.py", line 30, in fetch\n    rows = client.get(page)\n'
+        "TimeoutError: read timed out\nretry 2 of 3 ...\nfetched 1204 rows\n"
+        "wrote 1204 rows to sales\n"
+        "sync complete",
+    ),
     ("cargo run -- report", "Error rate: 0.1%\nRequests: 20311"),
 ]
 

@@ -187,7 +187,10 @@ def _error_payload(
                     continue
             match = rule.regex.search(head) or (rule.anywhere and tail and rule.regex.search(tail))
             if match:
-                shown = _line_at(match.string, match.start()) if rule.anywhere else head
+                # the line a pattern marks as its ``evidence`` group, else where it matched
+                at = match.start("evidence") if "evidence" in rule.regex.groupindex else None
+                shown = _line_at(match.string, match.start() if at is None else at)
+                shown = shown if rule.anywhere or at is not None else head
                 return rule.id, shown.splitlines()[0] if shown else "", text.pointer
     if rules.runner_re.search(call.name) and not only_shows(programs_run, rules):
         for text in payload.plain:
