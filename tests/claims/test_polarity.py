@@ -76,6 +76,23 @@ def test_failure_words_of_a_name_the_call_was_given_are_the_name(clip):
     assert not reading("Latte art fails goes live Thursday at noon.", call).failure
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Packet pickup doesn't change: Saturday in Expo Hall B.",
+        "The show is still on sale, so you certainly haven't missed it.",
+        "Your booking hasn't been forgotten.",
+    ],
+)
+def test_what_stays_as_it_was_reports_no_failure(sentence):
+    assert not reading(sentence, action(0, "change_distance", error=RATE_LIMITED)).failure
+
+
+def test_a_change_that_did_not_happen_is_still_a_failure():
+    call = action(0, "change_distance", error=RATE_LIMITED)
+    assert reading("Your distance didn't change.", call).failure
+
+
 def test_an_empty_answer_says_nothing_of_a_failed_write():
     result = reading("Nothing was sent.", action(0, "send_email", error=RATE_LIMITED))
     assert result.failure == "en.failure.none-found"
