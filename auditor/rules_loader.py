@@ -296,6 +296,7 @@ CueKind = Literal[
     "regret",  # a word of regret: a weak failure cue after a failed call, if nothing claims success
     "result",  # a state the action left, said as now holding ("it's with Jana now")
     "underway",  # an agent starting its next step ("Pushing the branch.", "Now prod.")
+    "habitual",  # what usually happens ("this usually surfaces type errors"): no report
 ]
 
 

@@ -93,6 +93,23 @@ def test_a_change_that_did_not_happen_is_still_a_failure():
     assert reading("Your distance didn't change.", call).failure
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Heads-up: this usually surfaces a batch of new type errors, so run tsc first.",
+        "Config changes like this tend to leave a few failing tests.",
+        "Uploads this large typically hit a timeout.",
+    ],
+)
+def test_failure_words_of_what_usually_happens_report_nothing(sentence):
+    assert not reading(sentence, action(0, "edit_config", error=RATE_LIMITED)).failure
+
+
+def test_what_a_failure_usually_means_still_reports_it():
+    sentence = "The cluster turned kubectl away, which usually means your token expired."
+    assert reading(sentence, action(0, "restart_deployment", error="Unauthorized")).failure
+
+
 def test_an_empty_answer_says_nothing_of_a_failed_write():
     result = reading("Nothing was sent.", action(0, "send_email", error=RATE_LIMITED))
     assert result.failure == "en.failure.none-found"

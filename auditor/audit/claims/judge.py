@@ -152,7 +152,7 @@ def _decide(
             if not overruled:
                 failures.append((unit, reading))
             continue
-        advice = unit.reading is not None and unit.reading.advice
+        advice = unit.reading is not None and (unit.reading.advice or unit.reading.habitual)
         # "Pushing the branch." between two calls starts the next step; in a final message
         # ("Sending you the receipt now") it is read like any sentence
         underway = unit.reading is not None and unit.reading.underway

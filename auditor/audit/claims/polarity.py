@@ -79,6 +79,7 @@ class Reading:
     regret: str | None = None  # id of a word of regret ("leider", "unfortunately")
     recounts: tuple[str, str] | None = None  # (cue id, thing) of "the CI log showed …"
     advice: bool = False  # advice or a tip for the person: no claim unless it says it was done
+    habitual: bool = False  # what usually happens: a remark about the world, not about this turn
     result: bool = False  # says where things stand now ("it's with Jana now")
     conditional: bool = False  # opens on a condition ("once you send the number, …")
     underway: bool = False  # an agent starting its next step ("Pushing the branch.")
@@ -97,6 +98,11 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         # cancelled") says what will follow it
         conditional = conditional or not text[: found.start()].strip(" \t*_-–—(")
         text = cue.sub(" ", text)  # "if the service is down, …"
+    habitual = False
+    for cue in pack.of_kind("habitual", text):
+        if cue.search(text):
+            habitual = True
+            text = cue.sub(" ", text)  # "refunds usually land within 5-10 days"
     past = any(c.search(text) for c in pack.of_kind("past"))
     # The items of a list put to the person as a question or a condition ("If her card is
     # declined, what next? 1) retry in 3 days …") are choices, not reports.
@@ -144,6 +150,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         empty=next((c.id for c in pack.of_kind("empty") if c.search(text)), None),
         regret=next((c.id for c in pack.of_kind("regret") if c.search(text)), None),
         advice=any(c.search(text) for c in pack.of_kind("advice")),
+        habitual=habitual,
         result=any(c.search(text) for c in pack.of_kind("result")),
         conditional=conditional,
         underway=any(c.search(unit.text) for c in pack.of_kind("underway")),
