@@ -936,11 +936,26 @@ class TargetKeys(Strict):
 
 class NextTurn(Strict):
     asks: list[str] = Field(default_factory=list)
+    months: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("asks")
     @classmethod
     def _compile(cls, value: list[str]) -> list[str]:
         return [check_pattern(pattern) for pattern in value]
+
+    @field_validator("months")
+    @classmethod
+    def _months(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(MONTHS))
+        if unknown:
+            raise ValueError(f"not a month: {', '.join(unknown)} (use {', '.join(MONTHS)})")
+        return {month: check_pattern(pattern) for month, pattern in value.items()}
+
+
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
 
 
 class RecoveryFile(Strict):
@@ -957,6 +972,7 @@ class RecoveryRules:
     query_keys: frozenset[str]
     asks: tuple[re.Pattern[str], ...]
     place_options: frozenset[str] = frozenset()  # options of a command that say where it acts
+    months: tuple[str, ...] = ()  # per month in order, a pattern of its names' starts ("" none)
 
 
 def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -> RecoveryRules:
@@ -968,6 +984,7 @@ def load_recovery_rules(user_dir: Path | None, files: list[str] | None = None) -
         query_keys=frozenset(k.lower() for k in checked.targets.query_keys),
         asks=tuple(re.compile(pattern) for pattern in checked.next_turn.asks),
         place_options=frozenset(o.lower() for o in checked.targets.place_options),
+        months=tuple(checked.next_turn.months.get(month, "") for month in MONTHS),
     )
 
 

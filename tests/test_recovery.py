@@ -357,6 +357,9 @@ def rescheduled_post(reply: str, answer: str, retried_at: str = "2026-03-15T18:0
         "I sent 13/03, which has passed. Tomorrow is Sunday 15/03 — shall I use 18:00 then?",
         "Oops, that date was in the past. Go with 3/15 at 6pm?",
         "Das Datum lag in der Vergangenheit. Soll ich den 15.03. um 18 Uhr nehmen?",
+        "The 13th has passed. Sunday 15 March at 18:00 instead?",
+        "Op vrijdag 13 maart zit het vol. Zondag 15 maart is er plek. Zal ik die nemen?",
+        "That slot is gone. How about March 15th, same time?",
     ],
 )
 def test_a_corrected_date_put_to_the_person_in_their_format_is_a_recovery(reply):

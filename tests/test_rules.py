@@ -62,3 +62,15 @@ def test_scan_uses_the_user_rules(tmp_path: Path):
     assert row["outcome"] == "ok"  # the shipped rules don't know this tool
     assert "describe_caller" in load_rules(rules_dir).outcomes.identity_tools
     assert scan([], rules_dir=rules_dir).calls.height == 0
+
+
+def test_a_month_the_recovery_rules_do_not_know_is_refused(tmp_path: Path):
+    (tmp_path / "recovery.toml").write_text('[next_turn.months]\nseptembre = "sep"\n')
+    with pytest.raises(RuleFileError, match=r"not a month: septembre"):
+        load_rules(tmp_path)
+
+
+def test_a_users_month_names_replace_the_shipped_ones(tmp_path: Path):
+    (tmp_path / "recovery.toml").write_text('[next_turn.months]\nseptember = "syys"\n')
+    months = load_rules(tmp_path).recovery.months
+    assert (months[8], months[9]) == ("syys", "oct|okt|ott|out")

@@ -167,7 +167,9 @@ def recover(
                 asked
                 and other.turn == slot.turn + 1
                 and other.call.name == slot.call.name
-                and _corrected_as_put(slot.call.arguments, other.call.arguments, asked + answer)
+                and _corrected_as_put(
+                    slot.call.arguments, other.call.arguments, asked + answer, recovery.months
+                )
             ):
                 # A corrected request (another value, option or target) the person answered.
                 slot.recovered_by = other.call.id
@@ -521,7 +523,7 @@ def _asked_person(slot: CallSlot, texts: Texts, rules: RecoveryRules) -> str:
     return last if asks else ""
 
 
-def _corrected_as_put(before: Any, after: Any, exchange: str) -> bool:
+def _corrected_as_put(before: Any, after: Any, exchange: str, months: tuple[str, ...] = ()) -> bool:
     """Does the retry differ from the failed call by values the assistant put to the person or
     the person gave (``375`` after "the total is actually $375, shall I proceed?")? A retry
     with values nobody named is another request."""
@@ -539,13 +541,26 @@ def _corrected_as_put(before: Any, after: Any, exchange: str) -> bool:
         for number in map(_number, re.findall(r"\d+", word))
     ):
         return True
-    # A date sent as ``2026-03-15`` and put to the person as "15/03", "3/15" or "15.03."
+    # A date sent as ``2026-03-15`` and put to the person as "15/03", "3/15", "15.03." or
+    # "15 March"
     said_dates = {(int(a), int(b)) for a, b in _SAID_DAY_MONTH.findall(exchange)}
     return any(
-        (int(day), int(month)) in said_dates or (int(month), int(day)) in said_dates
+        (int(day), int(month)) in said_dates
+        or (int(month), int(day)) in said_dates
+        or _day_of_month_said(int(day), int(month), exchange, months)
         for word in new
         for month, day in _ISO_DATE.findall(word)
     )
+
+
+def _day_of_month_said(day: int, month: int, exchange: str, months: tuple[str, ...]) -> bool:
+    """Does the text name the day by its month's name ("10 september", "Sept. 10th")?"""
+    if not 1 <= month <= len(months) or not months[month - 1]:
+        return False
+    name = rf"(?:{months[month - 1]})[^\W\d]*\.?"
+    number = rf"0?{day}(?:st|nd|rd|th|er|e|º|°|\.)?"
+    said = rf"(?<!\d){number}\s+(?:de\s+|of\s+)?{name}|{name}\s+{number}(?!\d)"
+    return re.search(said, exchange, re.IGNORECASE) is not None
 
 
 _SAID_NUMBER = re.compile(r"\d+(?:[:.h]\d\d)?")
