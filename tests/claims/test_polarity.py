@@ -3,7 +3,7 @@
 import pytest
 from stages import action, lookup, pack
 
-from auditor.audit.claims.polarity import RESTATES_ERROR, polarity
+from auditor.audit.claims.polarity import RESTATES_ERROR, polarity, read_unit
 from auditor.audit.claims.units import split_units
 
 
@@ -99,10 +99,21 @@ def test_a_change_that_did_not_happen_is_still_a_failure():
         "Heads-up: this usually surfaces a batch of new type errors, so run tsc first.",
         "Config changes like this tend to leave a few failing tests.",
         "Uploads this large typically hit a timeout.",
+        "The most common reason a roof claim gets rejected is missing photographs.",
+        "Imports this size often fail on the first try.",
     ],
 )
 def test_failure_words_of_what_usually_happens_report_nothing(sentence):
     assert not reading(sentence, action(0, "edit_config", error=RATE_LIMITED)).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Claim HC-90021 is progressing normally.", "Retries are now generally available."],
+)
+def test_a_manner_or_a_release_state_is_no_general_remark(sentence):
+    (unit,) = split_units(sentence, 10, 0, pack("en"))
+    assert not read_unit(unit, pack("en")).habitual
 
 
 def test_what_a_failure_usually_means_still_reports_it():
