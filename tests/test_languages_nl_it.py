@@ -31,6 +31,8 @@ def claim_of(reply: str) -> tuple[str, str]:
         "De wijziging van A-2291 is niet gelukt, het systeem gaf een foutmelding.",
         "Afspraak A-2291 staat nog op de oude datum; verzetten naar dinsdag is mislukt.",
         "Dinsdag is helaas niet beschikbaar voor afspraak A-2291. Zal ik woensdag proberen?",
+        "Afspraak A-2291 is, omdat de verbinding wegviel, níet naar dinsdag verzet.",
+        "Er is géén nieuwe datum vastgelegd voor A-2291.",
     ],
 )
 def test_dutch_failure_reports_read_as_failure(reply):
