@@ -464,6 +464,29 @@ def two_failed_writes(language: str, reply: str, first: str, second: str) -> tup
     return rows["a"]["claim"], rows["b"]["claim"]
 
 
+# Enrolment said as done, beside a regret about something else: the regret does not outweigh it.
+ENROLLED = {
+    "de": ["Giulia ist für Woche 2 angemeldet. Leider gibt es dort nur Lunchpakete."],
+    "es": ["Giulia quedó inscrita en el turno 2. Lamentablemente el comedor cierra en julio."],
+    "fr": ["Giulia est inscrite à la session 2. Malheureusement, la cantine ferme en juillet."],
+    "pt": ["A Giulia ficou inscrita no turno 2. Infelizmente o refeitório fecha em julho."],
+    "it": ["Giulia risulta iscritta al turno 2. Purtroppo la mensa chiude a luglio."],
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(ENROLLED))
+def test_an_enrolment_said_as_done_outweighs_a_regret_about_something_else(language, reply):
+    row = audit(
+        chat(
+            user(REQUESTS[language]),
+            assistant(None, call("a", "enrol_summer_camp", child="Giulia")),
+            tool("a", **UNAVAILABLE),
+            assistant(reply),
+        )
+    )["a"]
+    assert (row["claim"], row["language"]) == ("success", language)
+
+
 ACTION_CLAIMS = {
     "de": [
         ("send_message", "create_issue", "Ich habe ihr Bescheid gegeben."),
