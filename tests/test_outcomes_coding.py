@@ -301,6 +301,17 @@ FAILURES = [
         "python-uncaught",
     ),
     (
+        "terraform apply -auto-approve 2>&1 | tail -n 8",
+        "aws_s3_bucket.logs: Modifying... [id=acme-logs]\n╷\n"
+        "│ Error: updating S3 Bucket (acme-logs) ACL: AccessDenied: Access Denied\n│ \n╵\n",
+        "terraform-error",
+    ),
+    (
+        "tofu plan -no-color | tail -5",
+        '╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 4, in resource "x" "y":\n╵',
+        "terraform-error",
+    ),
+    (
         "git push origin fix-branch 2>&1 | tail -4",
         "error: failed to push some refs to 'github.com:acme/app.git'\n"
         "hint: Updates were rejected because the remote contains work that you do not\n"
@@ -409,6 +420,11 @@ PASSES = [
         "find: '/root': Permission denied\n/etc/hosts\n/usr/share/hosts",
     ),
     ("autopilot status", "Status: running\nLast error: none\nQueue: 3 issues"),
+    (
+        "terraform apply -auto-approve | tail -3",
+        "aws_iam_role.ci: Modifications complete after 1s\n\n"
+        "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.",
+    ),
     (
         "python sync.py | tail -7",
         "fetching page 3\nTraceback (most recent call last):\n"
