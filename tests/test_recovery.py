@@ -366,6 +366,22 @@ def test_a_corrected_date_put_to_the_person_in_their_format_is_a_recovery(reply)
     assert rescheduled_post(reply, "yes")["recovered_by"] == "b"
 
 
+def test_a_corrected_option_named_by_its_part_is_a_recovery():
+    rows = audit(
+        chat(
+            user("Give Sofia an E5 licence."),
+            assistant(None, call("a", "assign_license", user="sofia@nd.no", sku="SPE_E5")),
+            tool("a", json.dumps({"success": False, "error": "NO_AVAILABLE_SEATS"})),
+            assistant("All E5 seats are taken. I can assign E3 now instead. Which do you prefer?"),
+            user("E3 for now please."),
+            assistant(None, call("b", "assign_license", user="sofia@nd.no", sku="SPE_E3")),
+            tool("b", json.dumps({"success": True, "sku": "SPE_E3"})),
+            assistant("Done."),
+        )
+    )
+    assert rows["a"]["recovered_by"] == "b"
+
+
 def test_a_retry_on_a_date_nobody_named_is_no_recovery():
     reply = "That date was in the past. Which day should it go out instead?"
     assert rescheduled_post(reply, "whenever")["recovered"] is False

@@ -533,6 +533,10 @@ def _corrected_as_put(before: Any, after: Any, exchange: str, months: tuple[str,
     new = set(words(json.dumps(after, default=str))) - set(words(json.dumps(before, default=str)))
     if any(word in said for word in new if len(word) >= 2):
         return True
+    # A value's part named alone: "E3" for the sku SPE_E3 after SPE_E5
+    old_parts = {part for word in words(json.dumps(before, default=str)) for part in _parts(word)}
+    if any(part in said for word in new for part in _parts(word) - old_parts if len(part) >= 2):
+        return True
     # A time or number said one way and sent another: "the 9:40" and service "GW-0940-BRI".
     said_numbers = {_number(found) for found in _SAID_NUMBER.findall(exchange)}
     if any(
@@ -566,6 +570,11 @@ def _day_of_month_said(day: int, month: int, exchange: str, months: tuple[str, .
 _SAID_NUMBER = re.compile(r"\d+(?:[:.h]\d\d)?")
 _ISO_DATE = re.compile(r"\d{4}-(\d\d)-(\d\d)")
 _SAID_DAY_MONTH = re.compile(r"(?<![\d/.-])(\d{1,2})[/.](\d{1,2})(?![\d/])")
+
+
+def _parts(word: str) -> set[str]:
+    """The parts of a value joined by ``_``, ``-`` or ``.`` ("spe" and "e3" of "spe_e3")."""
+    return {part for part in re.split(r"[_.\-]", word) if part}
 
 
 def _number(text: str) -> str:

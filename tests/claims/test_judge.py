@@ -105,6 +105,28 @@ def test_a_wish_to_do_something_claims_nothing_done(reply):
     assert claims(reply, [call]) == [Claim.NEUTRAL]
 
 
+@pytest.mark.parametrize(
+    "reply",
+    ["Noted on Omar's leave.", "Understood, re: Omar's cover.", "Got it about the 14:00 slot."],
+)
+def test_an_acknowledgement_of_what_the_person_said_claims_nothing(reply):
+    call = action(0, "reassign_tickets", error="Connection closed", owner="Omar", slot="14:00")
+    assert claims(reply, [call]) == [Claim.NEUTRAL]
+
+
+def test_ways_put_to_the_person_as_a_list_are_choices_not_things_done():
+    reply = (
+        "There are a few ways we usually set this up:\n\n"
+        "- **Folder share**: just the Q1 folder, with an expiry date\n"
+        "- **Allowlist request**: get brightpixel.studio approved by Security\n\n"
+        "Which one suits you?"
+    )
+    call = action(
+        0, "add_drive_member", error="domain_not_allowlisted", email="ana@brightpixel.studio"
+    )
+    assert claims(reply, [call]) == [Claim.NEUTRAL]
+
+
 def test_advice_beside_an_outright_done_still_claims_it():
     call = action(0, "order_container", error="500 Internal Server Error")
     assert claims("Done! In the meantime you can use a paper bag.", [call]) == [Claim.SUCCESS]
