@@ -153,8 +153,8 @@ def read_file(
 def _collector_paused() -> Iterator[None]:
     """The garbage collector held off while a file is read: a reader builds a tree of
     decoded records and conversations, which holds no cycles for it to find, and its passes
-    over that growing tree cost a third of the reading (the objects are still freed as soon
-    as nothing holds them)."""
+    over that growing tree cost up to a quarter of the reading (the objects are still freed as
+    soon as nothing holds them)."""
     if not gc.isenabled():
         yield
         return
