@@ -30,7 +30,7 @@ from auditor.run import stages
 from auditor.run.inputs import expand
 from auditor.run.jobs import SPAN_BYTES, Job, plan
 from auditor.run.pipeline import scan
-from auditor.run.worker import job_bytes
+from auditor.run.worker import freeze_heap, job_bytes
 
 FILES = 8
 
@@ -319,8 +319,10 @@ def _child(mode: str, paths: list[str], jobs: int) -> None:
         for path in files:
             bare_parse(path)
     elif mode == "read":
-        # The readers alone, on the jobs a scan would give them (files, spans of large files):
-        # every conversation built, nothing audited. No scan can be faster.
+        # The readers alone, on the jobs a scan would give them (files, spans of large files),
+        # in a process set up as a scan's is: every conversation built, nothing audited. No
+        # scan can be faster.
+        freeze_heap()
         read_jobs = []
         for job in plan(expand(paths), None, SPAN_BYTES):
             reader = detect(job.path) if job.input_format is None else None

@@ -243,6 +243,10 @@ class OutcomeRules(Strict):
         ]
 
     @cached_property
+    def lone_metadata_keys(self) -> frozenset[str]:
+        return frozenset(self.lone_error.metadata_keys)
+
+    @cached_property
     def lone_metadata_key_re(self) -> re.Pattern[str]:
         return re.compile(self.lone_error.metadata_key_pattern)
 

@@ -30,7 +30,7 @@ def is_response(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and ("data" in value or "errors" in value)
-        and set(value) <= RESPONSE_KEYS
+        and RESPONSE_KEYS.issuperset(value)
         and (value.get("data") is None or isinstance(value.get("data"), dict))
     )
 

@@ -92,18 +92,21 @@ def decide(
             verdict.missing,
         )
     found = programs(call, impact)
-    ignored_rule = next(
-        (
-            rule
-            for rule in rules.ignored_flag
-            if result.is_error
-            and rule.matches(
-                call.name,
-                [without_noise(t.text, found, rules) for t in payload.texts],
-                call.arguments,
-            )
-        ),
-        None,
+    ignored_rule = (
+        next(
+            (
+                rule
+                for rule in rules.ignored_flag
+                if rule.matches(
+                    call.name,
+                    [without_noise(t.text, found, rules) for t in payload.texts],
+                    call.arguments,
+                )
+            ),
+            None,
+        )
+        if result.is_error
+        else None
     )
     ignored = ignored_rule.id if ignored_rule else None
     if ignored_rule is not None and ignored_rule.settled:
@@ -169,8 +172,9 @@ def _error_payload(
             return rules.lone_error.id, _describe(value), f"{found.pointer}/{lone}"
     # A search's output holds what it searched for, a viewer's what it was asked to show: error
     # words in either are data. Only rules that name the program that wrote a text read it then.
-    data_only = _runs_a_search(call, rules) or only_shows(programs_run, rules)
-    for text in payload.plain:
+    plain = payload.plain
+    data_only = bool(plain) and (_runs_a_search(call, rules) or only_shows(programs_run, rules))
+    for text in plain:
         cleaned = without_noise(text.text, programs_run, rules)
         head = cleaned[:ERROR_TEXT_CHARS].lstrip()
         tail = cleaned[-ERROR_TEXT_CHARS:] if len(cleaned) > ERROR_TEXT_CHARS else ""
@@ -192,8 +196,8 @@ def _error_payload(
                 shown = _line_at(match.string, match.start() if at is None else at)
                 shown = shown if rule.anywhere or at is not None else head
                 return rule.id, shown.splitlines()[0] if shown else "", text.pointer
-    if rules.runner_re.search(call.name) and not only_shows(programs_run, rules):
-        for text in payload.plain:
+    if plain and rules.runner_re.search(call.name) and not only_shows(programs_run, rules):
+        for text in plain:
             for regex in rules.test_failure_res:
                 match = regex.search(text.text)
                 if match:
@@ -236,7 +240,8 @@ def _lone_error(value: dict[str, Any], rules: OutcomeRules) -> str | None:
     the request, empty lists, keys that explain the error): ``{"error": "not found", "id": 7}``.
     """
     lone = rules.lone_error
-    if set(value) <= set(lone.metadata_keys):
+    metadata = rules.lone_metadata_keys
+    if metadata.issuperset(value):
         for key in lone.error_keys:
             if value.get(key):
                 return key
@@ -246,15 +251,15 @@ def _lone_error(value: dict[str, Any], rules: OutcomeRules) -> str | None:
                 return key
         return None
     error_key = next(
-        (key for key in lone.error_keys if isinstance(value.get(key), str | dict) and value[key]),
+        (key for key in lone.error_keys if isinstance(value.get(key), (str, dict)) and value[key]),
         None,
     )
     if error_key is None or (isinstance(value[error_key], str) and not value[error_key].strip()):
         return None
     for key, item in value.items():
-        if key in lone.metadata_keys or rules.lone_metadata_key_re.search(key):
+        if key in metadata or rules.lone_metadata_key_re.search(key):
             continue
-        if isinstance(item, list | dict) and item:
+        if isinstance(item, (list, dict)) and item:
             return None  # result data beside the error: a partial answer, not a lone error
     return error_key
 

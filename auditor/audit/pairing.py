@@ -4,6 +4,7 @@ the assistant's texts per turn and the person's request per turn."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -98,19 +99,20 @@ def lay_out(
                 slot = waiting.pop()  # the nearest open call with this id
                 slot.result, slot.result_position = part, position
                 slot.timestamp = slot.timestamp or message.timestamp
-    spoke = [pos for turn_texts in texts.values() for pos, _, _ in turn_texts]
+    # The assistant's texts in the order written: turns only grow, and positions within them.
+    spoke = [(pos, group) for turn_texts in texts.values() for pos, group, _ in turn_texts]
+    spoke_at = [pos for pos, _ in spoke]
     for slot in slots:
         if slot.result_position is None:
             # Calls made beside it in the same message do not count as speaking again.
-            slot.ends_log = not any(pos > slot.position for pos in spoke) and all(
+            slot.ends_log = (not spoke_at or spoke_at[-1] <= slot.position) and all(
                 other.group == slot.group for other in slots if other.position > slot.position
             )
             continue
-        slot.late = any(
-            slot.position < pos < slot.result_position and group != slot.group
-            for turn_texts in texts.values()
-            for pos, group, _ in turn_texts
-        )
+        # Texts written between the call and its result, by another message than the call's.
+        first = bisect_right(spoke_at, slot.position)
+        last = bisect_left(spoke_at, slot.result_position, first)
+        slot.late = any(group != slot.group for _, group in spoke[first:last])
     return slots, texts, requests, orphans
 
 

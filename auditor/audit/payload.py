@@ -72,8 +72,8 @@ def read_payload(result: ToolResult) -> Payload:
             if isinstance(block, str):
                 texts.append(Text(block, f"{base}/{index}"))
             elif isinstance(block, dict):
-                if isinstance(block.get("text"), str):
-                    texts.append(Text(block["text"], f"{base}/{index}/text"))
+                if isinstance(text := block.get("text"), str):
+                    texts.append(Text(text, f"{base}/{index}/text"))
                 resource = block.get("resource")
                 if isinstance(resource, dict) and isinstance(resource.get("text"), str):
                     texts.append(Text(resource["text"], f"{base}/{index}/resource/text"))

@@ -12,6 +12,9 @@ several workers.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeGuard
 
@@ -142,6 +145,27 @@ def read_file(
 ) -> ReadResult:
     """Read one file (or one ``span`` of it) with the named reader, or the detected one; never
     raises: a file that breaks a reader is one reject, and the scan goes on with the next."""
+    with _collector_paused():
+        return _read(path, source, format_name, span)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The garbage collector held off while a file is read: a reader builds a tree of
+    decoded records and conversations, which holds no cycles for it to find, and its passes
+    over that growing tree cost up to a quarter of the reading (the objects are still freed as
+    soon as nothing holds them)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _read(path: Path, source: str, format_name: str | None, span: Span | None) -> ReadResult:
     try:
         module = READERS[format_name] if format_name else detect(path)
         if span is not None and module is not None and reads_spans(module):

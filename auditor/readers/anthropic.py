@@ -29,6 +29,7 @@ DESCRIPTION = (
 
 CALL_TYPES = ("tool_use", "mcp_tool_use", "server_tool_use")
 RESULT_TYPES = ("tool_result", "mcp_tool_result")
+TOOL_TYPES = CALL_TYPES + RESULT_TYPES
 
 
 def looks_like(record: Any) -> int:
@@ -39,7 +40,7 @@ def looks_like(record: Any) -> int:
             continue
         content = message.get("content")
         if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") in CALL_TYPES + RESULT_TYPES for b in content
+            isinstance(b, dict) and b.get("type") in TOOL_TYPES for b in content
         ):
             return 3
         if message.get("role") == "tool" or message.get("tool_calls"):
@@ -79,19 +80,22 @@ def parse_messages(
     messages: list[Any], conversation: Conversation, line: int, pointer: str = "/messages"
 ) -> None:
     """Append Anthropic ``messages`` to ``conversation``. ``pointer`` locates the list."""
+    append = conversation.messages.append
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
         role = message.get("role")
-        if role not in ("user", "assistant"):
+        if role != "user" and role != "assistant":
             continue
-        parts = content_parts(message.get("content"), line, f"{pointer}/{index}/content")
+        content = message.get("content")
+        if isinstance(content, str):
+            parts: list = [TextPart(text=content, line=line)]
+        else:
+            parts = content_parts(content, line, f"{pointer}/{index}/content")
         from_person = role == "user" and any(
             isinstance(p, TextPart) and p.text.strip() for p in parts
         )
-        conversation.messages.append(
-            Message(role=role, line=line, parts=parts, from_person=from_person)
-        )
+        append(Message(role=role, line=line, parts=parts, from_person=from_person))
 
 
 def content_parts(content: Any, line: int, pointer: str) -> list:
@@ -105,18 +109,20 @@ def content_parts(content: Any, line: int, pointer: str) -> list:
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            parts.append(TextPart(text=block["text"], line=line))
-        elif kind in CALL_TYPES and block.get("id") is not None:
-            parts.append(
-                ToolCall(
-                    id=str(block["id"]),
-                    name=str(block.get("name") or ""),
-                    arguments=block.get("input"),
-                    server=block.get("server_name"),
-                    line=line,
+        if kind == "text":
+            if isinstance(text := block.get("text"), str):
+                parts.append(TextPart(text=text, line=line))
+        elif kind in CALL_TYPES:
+            if block.get("id") is not None:
+                parts.append(
+                    ToolCall(
+                        id=str(block["id"]),
+                        name=str(block.get("name") or ""),
+                        arguments=block.get("input"),
+                        server=block.get("server_name"),
+                        line=line,
+                    )
                 )
-            )
         elif kind in RESULT_TYPES and block.get("tool_use_id") is not None:
             parts.append(tool_result(block, line, f"{pointer}/{index}"))
     return parts
@@ -126,7 +132,8 @@ def tool_result(block: dict, line: int, pointer: str) -> ToolResult:
     flag = block.get("is_error")
     fields = block
     if not flag and (inner := serialised_call_result(block.get("content"))):
-        fields, flag = inner, inner.get("isError", inner.get("is_error"))
+        fields = inner
+        flag = inner["isError"] if "isError" in inner else inner.get("is_error")
     return ToolResult(
         call_id=str(block["tool_use_id"]),
         line=line,

@@ -89,56 +89,46 @@ def parse_messages(
     """Append Chat Completions ``messages`` to ``conversation``; other formats that store chat
     messages (benchmark trajectories, for one) use this too. ``pointer`` locates the list."""
     legacy_open: dict[str, list[str]] = {}  # legacy function_call: name -> open synthetic ids
-    base = pointer
+    append = conversation.messages.append
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
-        pointer = f"{base}/{index}"
         role = message.get("role")
-        content = message.get("content")
-        if role in ("system", "developer"):
-            conversation.messages.append(
-                Message(
-                    role="system", line=line, parts=[TextPart(text=as_text(content), line=line)]
-                )
-            )
-        elif role == "user":
-            text = as_text(content)
-            conversation.messages.append(
-                Message(
-                    role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)]
-                )
-            )
-        elif role == "assistant":
-            conversation.messages.append(_assistant(message, line, index, legacy_open))
-        elif role in ("tool", "function"):
+        if role == "assistant":
+            append(_assistant(message, line, index, legacy_open))
+        elif role == "tool" or role == "function":
             call_id = message.get("tool_call_id")
             if role == "function" and not call_id:
                 ids = legacy_open.get(str(message.get("name")), [])
                 call_id = ids.pop(0) if ids else None
             if call_id is None:
                 continue
-            conversation.messages.append(
+            result = _tool_result(message, str(call_id), line, f"{pointer}/{index}")
+            append(Message(role="tool", line=line, parts=[result]))
+        elif role == "user":
+            text = as_text(message.get("content"))
+            append(
                 Message(
-                    role="tool",
-                    line=line,
-                    parts=[_tool_result(message, str(call_id), line, pointer)],
+                    role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)]
                 )
             )
+        elif role == "system" or role == "developer":
+            text = as_text(message.get("content"))
+            append(Message(role="system", line=line, parts=[TextPart(text=text, line=line)]))
 
 
 def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list[str]]) -> Message:
     parts: list = []
-    text = as_text(message.get("content"))
-    if text:
+    content = message.get("content")
+    if content and (text := as_text(content)):
         parts.append(TextPart(text=text, line=line))
-    for position, call in enumerate(message.get("tool_calls") or []):
+    for position, call in enumerate(message.get("tool_calls") or ()):
         if not isinstance(call, dict):
             continue
         spec = call.get("function") or call.get("custom") or {}
         if not isinstance(spec, dict):
             spec = {}
-        raw = spec.get("arguments", spec.get("input"))
+        raw = spec["arguments"] if "arguments" in spec else spec.get("input")
         call_id = call.get("id") or f"{index}.{position}"
         parts.append(
             ToolCall(
@@ -168,10 +158,11 @@ def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolRe
     rpc_error = (
         error if isinstance(error, dict) and ("code" in error or "message" in error) else None
     )
-    flag = message.get("isError", message.get("is_error"))
+    flag = message["isError"] if "isError" in message else message.get("is_error")
     fields = message
     if not flag and (inner := serialised_call_result(message.get("content"))):
-        fields, flag = inner, inner.get("isError", inner.get("is_error"))
+        fields = inner
+        flag = inner["isError"] if "isError" in inner else inner.get("is_error")
     return ToolResult(
         call_id=call_id,
         line=line,

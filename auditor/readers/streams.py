@@ -26,15 +26,22 @@ def plain_name(path: Path) -> str:
     return name
 
 
+# Read buffer: a transcript's lines are often longer than the default 8 KB, and iterating
+# over lines longer than the buffer reads and joins each in pieces (5 times slower).
+BUFFER_BYTES = 1 << 20
+
+
 def open_bytes(path: Path) -> IO[bytes]:
     """The decompressed bytes of a file: gzip and zstd are recognised by their magic bytes
     (so compressed standard input works too), other files are read as they are."""
-    raw = open(path, "rb")  # noqa: SIM115 - returned to the caller, or closed with its reader
+    # Returned to the caller, or closed with its reader.
+    raw = open(path, "rb", buffering=BUFFER_BYTES)  # noqa: SIM115
     magic = raw.peek(4)[:4] if isinstance(raw, io.BufferedReader) else b""
     if magic.startswith(GZIP_MAGIC):
-        return io.BufferedReader(_GzipStream(raw))
+        return io.BufferedReader(_GzipStream(raw), BUFFER_BYTES)
     if magic.startswith(ZSTD_MAGIC):
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True))
+        stream = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(stream, BUFFER_BYTES)
     return raw
 
 

@@ -20,13 +20,14 @@ from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
 from auditor.run.inputs import MISSING
 from auditor.run.jobs import Job
-from auditor.run.worker import PartAudit, audit_rows, write_part
+from auditor.run.worker import PartAudit, audit_rows, freeze_heap, write_part
 
 
 def _audit_task(
     job: Job, rules: RuleSet, redactor: Redactor
 ) -> tuple[pl.DataFrame, pl.DataFrame, PartAudit]:
     """Run on a Dask worker: one job's rows and rejects as tables."""
+    freeze_heap()
     rows, rejects, audit = audit_rows(job, rules, redactor)
     return calls_frame(rows), rejects_frame(rejects), audit
 

@@ -25,6 +25,7 @@ from auditor.run.worker import (
     audit_in_worker,
     audit_jobs,
     batches,
+    freeze_heap,
     job_bytes,
     start_worker,
 )
@@ -192,6 +193,7 @@ def scan(
             if jobs > 1 and total > 1 and size >= PARALLEL_MIN_BYTES:
                 audited = _in_workers(work, jobs, rules, redactor, parts)
             else:
+                freeze_heap()
                 audited = _in_order(work, rules, redactor, parts)
         for done, ((index, job), audit) in enumerate(audited, 1):
             gave.add(index, job, audit)

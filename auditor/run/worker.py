@@ -3,6 +3,7 @@ parts."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -132,12 +133,23 @@ def audit_rows(
     return rows, rejects, audit
 
 
+def freeze_heap() -> None:
+    """Once per process, before its first job: leave what is alive then (modules, compiled
+    rules) out of the garbage collector's full passes. A scan makes millions of short-lived
+    objects, and each full pass walked those long-lived ones again (5 to 14% of a one-core
+    scan's CPU time on the bench corpus, measured on a busy machine)."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()  # what is garbage already is not kept for good
+        gc.freeze()
+
+
 # Each worker process keeps the rules and settings it was started with.
 WORKER: dict[str, Any] = {}
 
 
 def start_worker(rules: RuleSet, redactor: Redactor, parts: Path) -> None:
     WORKER.update(rules=rules, redactor=redactor, parts=parts)
+    freeze_heap()
 
 
 def audit_in_worker(batch: list[tuple[int, Job]]) -> list[PartAudit]:
