@@ -108,14 +108,24 @@ CLAIM_SETS = [
     # written last, to measure the finished rules on replies nobody had read
     ("heldout-chat", 0.85, 0.85, 0.8, 0.75),
     ("heldout-agents", 0.75, 0.85, 0.75, 0.75),
+    ("heldout-mixed", 0.85, 0.85, 0.8, 0.8),
+    ("heldout-final", 0.85, 0.8, 0.8, 0.75),
+    ("heldout-check", 0.9, 0.85, 0.9, 0.8),
     # written on 2026-12-01 (evening); fleet, europe and smallbiz were measured blind
     ("heldout-backoffice", 0.85, 0.9, 0.85, 0.85),
     ("heldout-ops", 0.9, 0.85, 0.85, 0.85),
     ("heldout-fleet", 0.9, 0.9, 0.9, 0.85),
     ("heldout-europe", 0.8, 0.85, 0.8, 0.9),
-    ("heldout-reviewers", 0.9, 0.8, 0.85, 0.75),
-    ("heldout-smallbiz", 0.8, 0.8, 0.65, 0.75),
-    ("heldout-coding", 0.9, 0.7, 0.9, 0.75),
+    ("heldout-reviewers", 0.9, 0.8, 0.85, 0.85),
+    ("heldout-smallbiz", 0.8, 0.8, 0.75, 0.75),
+    ("heldout-coding", 0.9, 0.85, 0.9, 0.85),
+    # written on 2026-12-01 (late evening); public, travel and itadmin were measured blind
+    ("heldout-clinics", 0.8, 0.9, 0.85, 0.85),
+    ("heldout-creators", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-data", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-public", 0.85, 0.9, 0.85, 0.85),
+    ("heldout-travel", 0.8, 0.9, 0.85, 0.75),
+    ("heldout-itadmin", 0.8, 0.8, 0.85, 0.75),
 ]
 
 
