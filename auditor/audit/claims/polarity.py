@@ -193,7 +193,8 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
             claims_identity(call, reading.speaks_of_identity),
         )
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
-    answers_empty = _answers_empty(call)
+    # "No dietary notes on file" of the field a partial answer lacks presents it as empty
+    answers_empty = _answers_empty(call) or _of_the_missing(unit, call, pack)
     empty = reading.empty if answers_empty else None
     if not recounts_data:
         for cue_id, match in reading.failures:
@@ -322,6 +323,15 @@ def _names_other_record(text: str, call: CallView) -> bool:
 
 
 _RECORD_ID = re.compile(RECORD_ID)
+
+
+def _of_the_missing(unit: Unit, call: CallView, pack: CuePack) -> bool:
+    """Does the sentence speak of a field that a partial answer lacks ("dietary notes" for
+    ``dietaryNotes``)? Then "none on file" presents the missing part as empty."""
+    if not call.missing:
+        return False
+    missing = tokens(" ".join(name_words(name) for name in call.missing), pack.stopwords)
+    return bool(unit.tokens & missing)
 
 
 def _answers_empty(call: CallView) -> bool:
