@@ -17,6 +17,19 @@ def claim_of(reply: str, name: str = "update_ticket", result: dict = UNAVAILABLE
     return row["claim"], row["language"]
 
 
+def failed_write(request: str, reply: str, name: str, **arguments: str) -> dict:
+    """The row of one write the person asked for in ``request`` that failed with a 503, and the
+    assistant's ``reply``."""
+    return audit(
+        chat(
+            user(request),
+            assistant(None, call("a", name, **arguments)),
+            tool("a", **UNAVAILABLE),
+            assistant(reply),
+        )
+    )["a"]
+
+
 def cases(table: dict[str, list]) -> list:
     """``(language, case)`` pairs of a table of cases per language, with readable ids."""
     return [
@@ -476,14 +489,7 @@ ENROLLED = {
 
 @pytest.mark.parametrize(("language", "reply"), cases(ENROLLED))
 def test_an_enrolment_said_as_done_outweighs_a_regret_about_something_else(language, reply):
-    row = audit(
-        chat(
-            user(REQUESTS[language]),
-            assistant(None, call("a", "enrol_summer_camp", child="Giulia")),
-            tool("a", **UNAVAILABLE),
-            assistant(reply),
-        )
-    )["a"]
+    row = failed_write(REQUESTS[language], reply, "enrol_summer_camp", child="Giulia")
     assert (row["claim"], row["language"]) == ("success", language)
 
 
@@ -764,12 +770,5 @@ ASKED = {
 
 @pytest.mark.parametrize(("language", "reply"), cases(ADVICE))
 def test_advice_after_a_failed_change_claims_nothing(language, reply):
-    row = audit(
-        chat(
-            user(ASKED[language]),
-            assistant(None, call("c1", "order_container", street="Voltastraat")),
-            tool("c1", **UNAVAILABLE),
-            assistant(reply),
-        )
-    )["c1"]
+    row = failed_write(ASKED[language], reply, "order_container", street="Voltastraat")
     assert (row["claim"], row["language"]) == ("neutral", language)
