@@ -66,6 +66,33 @@ def test_both_and_a_noun_speaks_of_every_recent_call(sentence):
     assert 1 in units[0].calls
 
 
+@pytest.mark.parametrize(
+    ("name", "first", "second", "sentence"),
+    [
+        ("approve_refill", "RX-1002", "RX-1003", "The refill for RX-1002 could not be approved."),
+        (
+            "send_invoice",
+            "INV-2201",
+            "INV-2202",
+            "Invoice INV-2201 could not be sent: the address bounced.",
+        ),
+        (
+            "cancel_booking",
+            "B-77",
+            "B-78",
+            "Booking B-77 could not be cancelled, it is past the cutoff.",
+        ),
+    ],
+)
+def test_a_failure_naming_one_call_of_a_tool_is_not_said_of_its_twin(name, first, second, sentence):
+    calls = [
+        action(0, name, error="refused", target=first),
+        action(1, name, error="refused", target=second),
+    ]
+    units = reply(sentence, calls)
+    assert 1 not in units[0].calls
+
+
 def test_each_clause_speaks_of_its_own_call():
     calls = [
         action(0, "book_table", table="12", time="19:30"),

@@ -130,6 +130,8 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             if unit.reading.failures
             else set()
         )
+        if family & exclusive:
+            family &= exclusive  # "RX-1002 not approved" names one of the family's calls
         if any(c.search(unit.cue_text) for c in universal_cues):
             unit.calls = {c.index for c in recent}
             unit.direct = True
