@@ -126,6 +126,9 @@ CLAIM_SETS = [
     ("heldout-public", 0.85, 0.9, 0.85, 0.85),
     ("heldout-travel", 0.8, 0.9, 0.85, 0.75),
     ("heldout-itadmin", 0.8, 0.8, 0.85, 0.75),
+    # written at the end of that round and measured blind; never read
+    ("heldout-logistics", 0.8, 0.9, 0.8, 0.9),
+    ("heldout-finance", 0.8, 0.8, 0.8, 0.75),
 ]
 
 
