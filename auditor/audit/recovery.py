@@ -530,11 +530,12 @@ def _corrected_as_put(before: Any, after: Any, exchange: str, months: tuple[str,
     if before == after:
         return False
     said = set(words(exchange))
-    new = set(words(json.dumps(after, default=str))) - set(words(json.dumps(before, default=str)))
+    old = set(words(json.dumps(before, default=str)))
+    new = set(words(json.dumps(after, default=str))) - old
     if any(word in said for word in new if len(word) >= 2):
         return True
     # A value's part named alone: "E3" for the sku SPE_E3 after SPE_E5
-    old_parts = {part for word in words(json.dumps(before, default=str)) for part in _parts(word)}
+    old_parts = {part for word in old for part in _parts(word)}
     if any(part in said for word in new for part in _parts(word) - old_parts if len(part) >= 2):
         return True
     # A time or number said one way and sent another: "the 9:40" and service "GW-0940-BRI".

@@ -69,6 +69,7 @@ class CallView:
     failed: bool = False  # the call failed (or returned no identity)
     reads: bool = False  # impact read or identity: it was to fetch information, not act
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
+    missing_tokens: frozenset[str] = frozenset()  # the words of those fields' names
     context_text: str = ""  # the person's request and data the conversation showed before
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
@@ -112,6 +113,9 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     add(tokens(name, stopwords), NAME_WEIGHT)
     add(tokens(server, stopwords), NAME_WEIGHT)
     view.name_tokens = frozenset(tokens(name, stopwords))
+    view.missing_tokens = frozenset(
+        tokens(" ".join(name_words(field) for field in view.missing), stopwords)
+    )
     values = list(argument_strings(view.arguments, 200))
     # A long value (a file written, a message body) is tokenised once: the tokens of all the
     # values, and of the name and values together, are those lists joined.

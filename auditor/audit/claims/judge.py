@@ -27,7 +27,7 @@ from auditor.audit.claims.polarity import (
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
-from auditor.audit.words import has_digit, name_words, tokens, words
+from auditor.audit.words import has_digit, words
 from auditor.model import Claim
 from auditor.rules_loader import CuePack
 
@@ -220,7 +220,7 @@ def _decide(
         claim = Claim.PARTIAL if presented else Claim.FAILURE
         return ClaimDecision(claim, reading.failure or "", unit.text, pack.language)
     if content:
-        focus = tokens(" ".join(name_words(m) for m in call.missing), pack.stopwords)
+        focus = call.missing_tokens
         unit = next(
             itertools.chain(
                 (u for u, _ in content if focus and u.tokens & focus),

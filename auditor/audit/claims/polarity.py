@@ -98,11 +98,10 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         # cancelled") says what will follow it
         conditional = conditional or not text[: found.start()].strip(" \t*_-–—(")
         text = cue.sub(" ", text)  # "if the service is down, …"
-    habitual = False
+    without_habits = text
     for cue in pack.of_kind("habitual", text):
-        if cue.search(text):
-            habitual = True
-            text = cue.sub(" ", text)  # "refunds usually land within 5-10 days"
+        without_habits = cue.sub(" ", without_habits)  # "refunds usually land within 5-10 days"
+    habitual, text = without_habits != text, without_habits
     past = any(c.search(text) for c in pack.of_kind("past"))
     # The items of a list put to the person as a question or a condition ("If her card is
     # declined, what next? 1) retry in 3 days …") are choices, not reports.
@@ -194,7 +193,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         )
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
     # "No dietary notes on file" of the field a partial answer lacks presents it as empty
-    answers_empty = _answers_empty(call) or _of_the_missing(unit, call, pack)
+    answers_empty = _answers_empty(call) or bool(unit.tokens & call.missing_tokens)
     empty = reading.empty if answers_empty else None
     if not recounts_data:
         for cue_id, match in reading.failures:
@@ -323,15 +322,6 @@ def _names_other_record(text: str, call: CallView) -> bool:
 
 
 _RECORD_ID = re.compile(RECORD_ID)
-
-
-def _of_the_missing(unit: Unit, call: CallView, pack: CuePack) -> bool:
-    """Does the sentence speak of a field that a partial answer lacks ("dietary notes" for
-    ``dietaryNotes``)? Then "none on file" presents the missing part as empty."""
-    if not call.missing:
-        return False
-    missing = tokens(" ".join(name_words(name) for name in call.missing), pack.stopwords)
-    return bool(unit.tokens & missing)
 
 
 def _answers_empty(call: CallView) -> bool:
