@@ -126,9 +126,14 @@ CLAIM_SETS = [
     ("heldout-public", 0.85, 0.9, 0.85, 0.85),
     ("heldout-travel", 0.8, 0.9, 0.85, 0.75),
     ("heldout-itadmin", 0.8, 0.8, 0.85, 0.75),
-    # written at the end of that round and measured blind; never read
+    # written at the end of that round and measured blind; their mismatches were listed once
+    # at the start of the next round, before it changed anything
     ("heldout-logistics", 0.8, 0.9, 0.8, 0.9),
     ("heldout-finance", 0.8, 0.8, 0.8, 0.75),
+    # written on 2026-12-01 (night), measured before any change; agentops was left unread
+    ("heldout-home", 0.9, 0.9, 0.8, 0.9),
+    ("heldout-langs", 0.85, 0.85, 0.8, 0.8),
+    ("heldout-agentops", 0.9, 0.7, 0.9, 0.7),
 ]
 
 

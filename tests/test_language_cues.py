@@ -772,3 +772,82 @@ ASKED = {
 def test_advice_after_a_failed_change_claims_nothing(language, reply):
     row = failed_write(ASKED[language], reply, "order_container", street="Voltastraat")
     assert (row["claim"], row["language"]) == ("neutral", language)
+
+
+# --- what a retry would need: "I'm missing a …" -----------------------------------------------
+# Said after a failed write, the thing still missing tells the person it was not done.
+STILL_MISSING = {
+    "de": [
+        "Mir fehlt noch eine Kopie des Mietvertrags, dann kann ich das abschließen.",
+        "Uns fehlt nur noch die Unterschrift des Vermieters.",
+    ],
+    "es": [
+        "Me falta todavía una copia del contrato para poder cerrarlo.",
+        "Nos falta la firma del titular anterior.",
+    ],
+    "fr": [
+        "Il me manque encore une copie du bail pour finaliser.",
+        "Il nous manque la signature de l'ancien titulaire.",
+    ],
+    "pt": [
+        "Falta-me ainda uma cópia do contrato para concluir.",
+        "Falta apenas o comprovativo de morada do novo titular.",
+    ],
+    "nl": [
+        "Ik mis nog een kopie van het huurcontract om het af te ronden.",
+        "We missen alleen nog de handtekening van de vorige huurder.",
+    ],
+    "it": [
+        "Mi manca ancora una copia del contratto per chiudere la pratica.",
+        "Ci manca solo la firma del vecchio intestatario.",
+    ],
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(STILL_MISSING))
+def test_what_is_still_missing_after_a_failed_write_reports_the_failure(language, reply):
+    row = failed_write(REQUESTS[language], reply, "transfer_contract")
+    assert (row["claim"], row["language"]) == ("failure", language)
+
+
+# --- words that look like a claim but are not ---------------------------------------------
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("es", "Te explico cómo funciona el curso de la tarde: dos horas, martes y jueves."),
+        ("es", "Así es como funciona la matrícula en nuestra academia de idiomas."),
+        ("it", "Ti spiego come funziona il turno serale: due ore, martedì e giovedì."),
+        ("de", "Deine Pause gilt ab Dezember, in der Zeit wird nichts abgebucht."),
+        ("de", "Solange der Vertrag ruht, wird nichts von deinem Konto eingezogen."),
+    ],
+)
+def test_how_it_works_and_what_will_happen_are_no_claim(language, reply):
+    assert claim_of(reply, "enroll_student")[0] != "success"
+    assert claim_of(reply, "pause_membership")[0] != "failure"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Alla fine l'avviso è partito per e-mail a tutti i condomini.",
+        "I promemoria sono già partiti stamattina alle otto.",
+        "La comunicazione è partita, la riceveranno entro sera.",
+    ],
+)
+def test_gone_out_in_italian_claims_a_send(reply):
+    row = failed_write(REQUESTS["it"], reply, "send_notice")
+    assert (row["claim"], row["language"]) == ("success", "it")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "You're on 0 points at the moment.",
+        "Your balance is £0.00 right now.",
+        "You are sitting at zero points this month.",
+    ],
+)
+def test_zero_stated_as_fact_after_a_failed_lookup_of_the_only_call_claims_it(reply):
+    result = {"content": '{"data": {"member": null}, "errors": [{"message": "UNAUTHENTICATED"}]}'}
+    row = one_call(reply, result, "get_loyalty_balance", program="bean_club")
+    assert row["claim"] == "success"

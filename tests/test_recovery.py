@@ -428,6 +428,41 @@ def test_a_probe_whose_reply_presents_the_data_it_was_to_fetch_is_still_a_false_
     assert (rows["a"]["probe"], rows["a"]["finding"]) == (True, "false_success")
 
 
+@pytest.mark.parametrize("closing", ["Done.", "Klaar.", "All set 👍", "Fatto ✅"])
+def test_a_closing_word_after_a_probe_presents_nothing_it_was_to_fetch(closing):
+    rows = coding_turn(
+        assistant(None, call("a", "Read", file_path="app/workshop.py")),
+        tool("a", "<tool_use_error>File does not exist.</tool_use_error>", isError=True),
+        assistant(None, call("b", "Read", file_path="app/repairs.py")),
+        tool("b", "def quote(bike): ..."),
+        reply=closing,
+    )
+    assert (rows["a"]["probe"], rows["a"]["finding"]) == (True, None)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "There's one parcel on the way: a DPD delivery due 13:12-14:12.",
+        "Your 2 orders are on their way, arriving 14:00 and 16:30.",
+        "The 3 open invoices total 1,240.50 and are all sorted by due date.",
+    ],
+)
+def test_what_the_next_call_fetched_is_not_what_a_probe_was_to_fetch(reply):
+    rows = coding_turn(
+        assistant(None, call("a", "check_parcel_locker", locker="LK-7")),
+        tool("a", '{"error": "locker under maintenance"}'),
+        assistant(None, call("b", "list_deliveries")),
+        tool(
+            "b",
+            '{"deliveries": [{"carrier": "DPD", "window": "13:12-14:12", "n": 1}], '
+            '"orders": [2, "14:00", "16:30"], "invoices": [3, "1,240.50"]}',
+        ),
+        reply=reply,
+    )
+    assert (rows["a"]["probe"], rows["a"]["finding"]) == (True, None)
+
+
 def test_an_identity_call_is_never_a_probe():
     rows = audit(
         chat(

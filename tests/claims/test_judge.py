@@ -500,3 +500,96 @@ def test_greeting_the_person_by_title_and_name_after_a_null_identity_claims_who_
 ):
     me = lookup(0, "get_me", error="null")
     assert claims(reply, [me], language) == [Claim.SUCCESS]
+
+
+# --- a write's target named without its action ----------------------------------------------
+@pytest.mark.parametrize(
+    ("call", "reply"),
+    [
+        (
+            action(0, "place_hold", error="hold limit reached", title="The Wild Robot"),
+            "The Wild Robot is the first of a trilogy, by the way.",
+        ),
+        (
+            action(0, "book_table", error="no availability", restaurant="Trattoria Lupo"),
+            "Trattoria Lupo has a lovely terrace if the weather holds.",
+        ),
+        (
+            action(0, "send_message", error="recipient blocked", recipient="Marta Ruiz"),
+            "Marta Ruiz is the team's new coordinator as of this month.",
+        ),
+    ],
+)
+def test_a_fact_about_a_failed_writes_target_does_not_claim_the_write(call, reply):
+    assert claims(reply, [call]) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
+    ("call", "reply"),
+    [
+        (
+            action(0, "update_ticket", error="503", ticket="SUP-4410", status="resolved"),
+            "SUP-4410: resolved.",
+        ),
+        (
+            action(0, "book_table", error="503", restaurant="Trattoria Lupo", time="19:30"),
+            "Trattoria Lupo, Friday at 19:30 for four.",
+        ),
+    ],
+)
+def test_a_failed_writes_values_restated_together_claim_it(call, reply):
+    assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+# --- the target closed, cancelled or removed instead ------------------------------------------
+@pytest.mark.parametrize(
+    ("call", "reply"),
+    [
+        (
+            action(0, "pay_bill", error="payee account closed", account="77120045"),
+            "Thames Water closed account 77120045 in October, so there was nothing to pay into.",
+        ),
+        (
+            action(0, "book_room", error="conflict", room="Studio B"),
+            "Heads up: Studio B is closed over the holidays.",
+        ),
+        (
+            action(0, "send_reminder", error="500", patient="Ana Costa"),
+            "The clinic cancelled Ana Costa's Tuesday session anyway.",
+        ),
+    ],
+)
+def test_a_target_closed_or_cancelled_by_someone_is_not_the_writes_success(call, reply):
+    assert claims(reply, [call]) != [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("call", "reply"),
+    [
+        (action(0, "close_ticket", error="503", ticket="SUP-4410"), "SUP-4410 is closed."),
+        (action(0, "update_issue", error="404", issue="419"), "#419 is closed as a duplicate."),
+        (action(0, "cancel_booking", error="500", booking="BK-88"), "BK-88 is cancelled."),
+    ],
+)
+def test_closing_words_still_claim_a_close_or_an_update(call, reply):
+    assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+# --- what is missing, said beside a participle ------------------------------------------------
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Para concluir a mudança, falta-me um documento já assinado pelo senhorio.", "pt"),
+        ("Para cerrar el traspaso me falta un certificado ya firmado por el banco.", "es"),
+        ("To finish the transfer I'm still missing a lease already signed by the landlord.", "en"),
+    ],
+)
+def test_what_is_missing_is_not_outweighed_by_a_participle_in_the_same_sentence(reply, language):
+    call = action(0, "transfer_contract", error="DOC_MISSING", contract="213456780")
+    assert claims(reply, [call], language) == [Claim.FAILURE]
+
+
+def test_what_is_missing_beside_an_outright_success_is_a_detail_of_it():
+    call = action(0, "book_table", error="503", restaurant="Trattoria Lupo")
+    reply = "You're booked at Trattoria Lupo for Friday. I'm still missing a phone number for it."
+    assert claims(reply, [call]) == [Claim.SUCCESS]

@@ -512,3 +512,61 @@ def test_a_retry_named_as_a_thing_of_the_subject_matter_reports_nothing(sentence
 def test_saying_it_will_retry_still_reports_the_failure():
     call = lookup(0, "search_issues", error="-32001 timeout")
     assert reading("I'll retry the search in a minute.", call).failure
+
+
+# --- failure words in the alternative of a question ---------------------------------------
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Should it stop after three attempts, or keep retrying until the card clears?",
+        "Do you want a daily digest, or should failed syncs try again every hour?",
+        "Shall the scheduler give up at midnight, or retry until someone steps in?",
+    ],
+)
+def test_retry_words_in_the_alternative_of_a_question_report_nothing(sentence):
+    result = reading(sentence, action(0, "create_autopay", error="payee_not_verified"))
+    assert not result.failure
+
+
+# --- obstacles: a lost connection, no answer, already under way ------------------------------
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Home Assistant dropped the connection halfway through.",
+        "The hub lost its connection before the change went out.",
+        "The connection was reset halfway through the save.",
+        "The smart lock didn't answer the command.",
+        "The thermostat never acknowledged the new schedule.",
+        "The kitchen has already started packing tonight's order.",
+        "That order is closed to changes now.",
+        "The booking can no longer be amended online.",
+    ],
+)
+def test_an_obstacle_told_without_failure_words_reports_the_failure(sentence):
+    assert reading(sentence, action(0, "amend_order", error="ORDER_LOCKED")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I've already started the export.",
+        "We have already closed the duplicate.",
+        "The retry on the 9th went through.",
+    ],
+)
+def test_words_of_the_assistants_own_progress_are_no_obstacle(sentence):
+    assert not reading(sentence, action(0, "run_export", error="500")).failure
+
+
+# --- a shortfall of a record the call never named -------------------------------------------
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The £62.10 payment on the 2nd was declined, not enough in the account that day.",
+        "Back in March the 84.00 transfer was returned for insufficient funds.",
+        "Invoice 7731 was short by 12.50, so the bank returned it.",
+    ],
+)
+def test_a_shortfall_of_another_record_describes_it_not_the_call(sentence):
+    call = action(0, "pay_bill", error="card expired", amount="58.75", payee="Northgate")
+    assert not reading(sentence, call).failure

@@ -37,6 +37,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     by_index = {c.index: c for c in calls}
     universal_cues = pack.of_kind("universal")
     success_cues = pack.of_kind("success")
+    empty_cues = pack.of_kind("empty")  # "You're on 0 points": with one lookup, its answer
     failure_cues = pack.of_kind("failure")
     loose: list[tuple[Unit, list[CallView]]] = []
     in_reply_at: dict[int, list[CallView]] = {}  # the units of one text share their calls
@@ -138,7 +139,10 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         elif tied or identity_calls or family:
             unit.calls = tied | exclusive | identity_calls | family
             unit.direct = True
-        elif single and any(c.search(unit.cue_text) for c in success_cues):
+        elif single and any(
+            c.search(unit.cue_text)
+            for c in (success_cues + empty_cues if recent[0].reads else success_cues)
+        ):
             unit.calls = {recent[0].index}
             unit.direct = True
         elif single:

@@ -68,6 +68,7 @@ class CallView:
     succeeded: bool = False  # outcome ok: failure words about its data describe the data
     failed: bool = False  # the call failed (or returned no identity)
     reads: bool = False  # impact read or identity: it was to fetch information, not act
+    probe: bool = False  # a failed read the agent moved past with further calls
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     missing_tokens: frozenset[str] = frozenset()  # the words of those fields' names
     context_text: str = ""  # the person's request and data the conversation showed before
@@ -78,6 +79,7 @@ class CallView:
     action_tokens: frozenset[str] = frozenset()  # words of its name, server and arguments
     argument_tokens: frozenset[str] = frozenset()  # specific values it acted on (ids, names)
     specific_tokens: frozenset[str] = frozenset()  # those, and ids and numbers in any argument
+    value_tokens: tuple[frozenset[str], ...] = ()  # the specific tokens of each argument value
     data_text: str = ""  # the data it returned, as text (the start of a long answer)
     argument_text: str = ""  # its argument values, as text
     data_tokens: frozenset[str] = frozenset()  # what it returned, less its own arguments
@@ -146,6 +148,11 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.action_tokens = parts.joined([name, server, *(values or [""])])
     view.specific_tokens = view.argument_tokens | frozenset(
         t for t in said if len(t) >= 3 and has_digit(t)
+    )
+    view.value_tokens = tuple(
+        found
+        for found in (frozenset(parts.tokens(text)) & view.specific_tokens for text in values)
+        if found
     )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it

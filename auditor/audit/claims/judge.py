@@ -24,6 +24,7 @@ from auditor.audit.claims.polarity import (
     RESTATES_ERROR,
     WRITE_VERBS,
     Polarity,
+    ends_the_target_instead,
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
@@ -170,6 +171,10 @@ def _decide(
             and _narrates_write(unit, reading.success, pack)
         ):
             continue  # "Added SSH auth", "I've sent it": about a write, not about a lookup
+        if call.probe and (_sourced(unit, shown) or not _presents(unit, call, pack.stopwords)):
+            # The agent moved past this failed read: the deliveries the next call listed, or a
+            # closing "Done.", are not what this one was to fetch.
+            continue
         states_fact = (
             unit.direct
             and id(unit) not in elsewhere
@@ -196,12 +201,17 @@ def _decide(
     # instead"), a limit ("the portal takes at most 10 MB") or what is needed next ("I'll need
     # your signature on the PDF") beside an outright "you're booked" is a detail of what was
     # done.
+    # A sentence that says itself what is missing ("to finish the transfer I still need a
+    # document, a lease already registado") is not outweighed by a participle in it.
     if any(r.success for _, r in content):
         failures = [
             (u, r)
             for u, r in failures
             if r.failure != RESTATES_ERROR
-            and not (r.failure or "").endswith((ALTERNATIVE, LIMIT, MISSING))
+            and not (
+                (r.failure or "").endswith((ALTERNATIVE, LIMIT, MISSING))
+                and any(r.success for other, r in content if other is not u)
+            )
         ]
     regrets = [(u, r) for u, r in readings if r.regret and not r.success]
     if regrets and not failures and not any(r.success or r.identity for _, r in content):
@@ -262,10 +272,16 @@ def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
     """A write is done or not: a sentence that names neither its action, nor the values it
     acted on, nor where things stand now speaks of something else ("the renewal notice is due
     by 1 July" after a notice that failed to send)."""
+    actions = unit.reading.actions if unit.reading is not None else frozenset()
+    if unit.reading is not None and ends_the_target_instead(unit.reading, call):
+        return False
+    # "That's committed on origin/hotfix-payroll": the values of a failed push, with the verb
+    # of another action
+    other_verbs = bool(actions) and not actions & call.actions
     return (
         _says_now(unit)
-        or (unit.reading is not None and bool(unit.reading.actions & call.actions))
-        or bool(unit.tokens & call.specific_tokens)
+        or bool(actions & call.actions)
+        or (not other_verbs and sum(bool(unit.tokens & found) for found in call.value_tokens) >= 2)
         or _names_numbers_of(unit, call)
     )
 

@@ -217,15 +217,35 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
         and call.restates_error(tokens(reading.cue_text, pack.stopwords))
     ):
         failure = RESTATES_ERROR
+    success = reading.success
+    if success and success.endswith(WRITE_VERBS) and ends_the_target_instead(reading, call):
+        success = None
     return Polarity(
         failure,
-        reading.success or (None if failure else empty),
+        success or (None if failure else empty),
         reading.question,
         reading.aside,
         reading.offer,
         claims_identity(call, reading.speaks_of_identity),
         reading.regret if call.failed else None,
     )
+
+
+def ends_the_target_instead(reading: Reading, call: CallView) -> bool:
+    """Does the sentence say that its target was closed, cancelled or removed, when the call
+    was to do something else to it ("Severn Water closed account 0048812" after a failed
+    payment into it, "the studio's closed 24–26 December" after a failed booking)? That is
+    what stood in the way, not the call's action done. An update can set any state, so a
+    sentence after it is not judged this way."""
+    return (
+        bool(reading.actions)
+        and reading.actions <= _ENDS_THE_TARGET
+        and bool(call.actions)
+        and not call.actions & (_ENDS_THE_TARGET | {"update"})
+    )
+
+
+_ENDS_THE_TARGET = frozenset({"close", "cancel", "delete"})
 
 
 # Failure cue families that can speak of who the person is: after an identity lookup, other
@@ -265,7 +285,7 @@ def _describes_records(
     records."""
     if unit.table_row and not unit.tokens & call.specific_tokens:
         return True
-    if cue_id.endswith(_STATUS_WORDS) and _new_values(unit, call):
+    if cue_id.endswith((*_STATUS_WORDS, ".failure.not-enough")) and _new_values(unit, call):
         # "The purchase at Continente (62,40 €) was declined", "the smoke detector failed the
         # 11 March inspection": records and events the call did not name.
         return True

@@ -164,6 +164,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         succeeded=slot.outcome == Outcome.OK,
         failed=slot.outcome in FAILED_OUTCOMES or slot.outcome == Outcome.IDENTITY_NULL,
         reads=slot.impact in ("read", "identity"),
+        probe=slot.probe,
         missing=slot.decision.missing if slot.decision else (),
         context_text=context,
     )
