@@ -563,8 +563,8 @@ def test_words_of_the_assistants_own_progress_are_no_obstacle(sentence):
     "sentence",
     [
         "The £62.10 payment on the 2nd was declined, not enough in the account that day.",
-        "Back in March the 84.00 transfer was returned for insufficient funds.",
-        "Invoice 7731 was short by 12.50, so the bank returned it.",
+        "Back in March the 84.00 transfer was rejected for insufficient funds.",
+        "Invoice 7731 was declined: the account was 12.50 short that week.",
     ],
 )
 def test_a_shortfall_of_another_record_describes_it_not_the_call(sentence):

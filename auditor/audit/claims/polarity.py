@@ -196,11 +196,15 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
     answers_empty = _answers_empty(call) or bool(unit.tokens & call.missing_tokens)
     empty = reading.empty if answers_empty else None
     if not recounts_data:
+        of_records = False  # the sentence's status words describe records the call never named
         for cue_id, match in reading.failures:
             if _quotes(reading.cue_text, match, call.quoted_text):
                 continue
             if _describes_records(unit, cue_id, call, reading, match.start()):
+                of_records = of_records or cue_id.endswith(_STATUS_WORDS)
                 continue
+            if of_records and cue_id.endswith(_SHORTFALL):
+                continue  # "the £62.10 payment was declined (not enough in the account)"
             if answers_empty and cue_id.endswith(NONE_FOUND):
                 empty = empty or cue_id  # "no record of it" after a rate limit: an answer
                 continue
@@ -266,6 +270,10 @@ _IDENTITY_FAILURES = (
 _STATUS_WORDS = (".failure.error-words", ".failure.refused")
 
 
+# The reason a record was declined ("not enough in the account that day"), said beside it.
+_SHORTFALL = ".failure.not-enough"
+
+
 # Failure words that can also tell what happened to a record ("INV-2291 timed out", "a PO
 # mismatch"), unlike those whose subject is the assistant ("I couldn't", "I wasn't able to").
 _RECORD_EVENT_WORDS = (
@@ -285,7 +293,7 @@ def _describes_records(
     records."""
     if unit.table_row and not unit.tokens & call.specific_tokens:
         return True
-    if cue_id.endswith((*_STATUS_WORDS, ".failure.not-enough")) and _new_values(unit, call):
+    if cue_id.endswith(_STATUS_WORDS) and _new_values(unit, call):
         # "The purchase at Continente (62,40 €) was declined", "the smoke detector failed the
         # 11 March inspection": records and events the call did not name.
         return True
