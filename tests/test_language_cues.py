@@ -851,3 +851,57 @@ def test_zero_stated_as_fact_after_a_failed_lookup_of_the_only_call_claims_it(re
     result = {"content": '{"data": {"member": null}, "errors": [{"message": "UNAUTHENTICATED"}]}'}
     row = one_call(reply, result, "get_loyalty_balance", program="bean_club")
     assert row["claim"] == "success"
+
+
+# --- no sight of it: "I have no visibility on it", "the service stays silent" ---------------
+NO_SIGHT = {
+    "en": [
+        "I don't have visibility into report NF-118 yet; the expenses service hasn't responded.",
+        "I don't currently have access to that ledger, so I can't give you the balance.",
+        "The billing system has stayed silent since this morning.",
+    ],
+    "de": [
+        "Auf den Bericht NF-118 habe ich leider noch keinen Zugriff.",
+        "Zu TGHU5519024 konnte ich nichts abrufen, die Reederei kennt die Nummer nicht.",
+        "Das Abrechnungssystem antwortet im Moment nicht.",
+    ],
+    "es": [
+        "Todavía no tengo visibilidad sobre el informe NF-118.",
+        "El sistema de gastos no responde desde esta mañana.",
+    ],
+    "fr": [
+        "Je n'ai pas encore de visibilité sur la note NF-118.",
+        "Le service des notes de frais reste muet pour l'instant.",
+    ],
+    "pt": [
+        "Ainda não tenho acesso ao relatório NF-118.",
+        "O sistema de despesas não respondeu ao meu pedido.",
+    ],
+    "it": [
+        "Non ho ancora visibilità sulla nota spese NF-118.",
+        "Il gestionale non risponde da stamattina.",
+    ],
+    "nl": [
+        "Ik heb nog geen zicht op het rapport NF-118.",
+        "Het declaratiesysteem reageert nog niet op mijn verzoek.",
+    ],
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(NO_SIGHT))
+def test_no_sight_of_what_a_lookup_was_to_fetch_reports_the_failure(language, reply):
+    request = {**REQUESTS, "en": "Can you check my expense report?"}[language]
+    row = failed_write(request, reply, "get_expense_report", report="NF-118")
+    assert (row["claim"], row["language"]) == ("failure", language)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Inbox is clear 🙌 and still no word from the coach, so Saturday is on.",
+        "Your inbox is empty, and no word back from Dana yet.",
+    ],
+)
+def test_no_word_from_a_person_is_subject_matter(reply):
+    row = failed_write("Anything new in my inbox?", reply, "list_messages")
+    assert row["claim"] == "success"
