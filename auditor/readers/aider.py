@@ -50,7 +50,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from auditor.model import Conversation, Message, TextPart, ToolCall, ToolResult
+from auditor.model import Conversation, Message, Part, TextPart, ToolCall, ToolResult
 from auditor.readers.protocol import LIKELY, SURE
 from auditor.readers.result import ReadResult
 from auditor.readers.sampling import Sample
@@ -368,14 +368,8 @@ class _Session:
             return
         for reason, count in self.passed.items():
             self.result.pass_over(reason, count)
-        conversation = Conversation(
-            id=self.id,
-            source=self.source,
-            format=NAME,
-            line=self.line,
-            messages=self.messages,
-            metadata={"started_at": self.started_at},
-        )
+        metadata = {"started_at": self.started_at}
+        conversation = Conversation(self.id, self.source, NAME, self.line, self.messages, metadata)
         self.result.conversations.append(conversation)
 
     def _pass(self, reason: str) -> None:
@@ -402,26 +396,15 @@ class _Session:
                 return
             text = rest.strip()
         self.reply = None
-        self.messages.append(
-            Message(
-                role="user",
-                line=line,
-                from_person=True,
-                parts=[TextPart(text=text, line=line)],
-            )
-        )
+        self.messages.append(Message("user", line, [TextPart(text, line)], True))
 
     def assistant(self, line: int, text: str) -> None:
         """The assistant's text at ``line``, stripped."""
         if self.not_conform is not None:
             self._settle()
         shown = _THINKING.sub("", text).strip() if "<thinking-content-" in text else text
-        message = Message(
-            role="assistant",
-            line=line,
-            message_id=f"{self.id}@{line}",
-            parts=[TextPart(text=shown, line=line)] if shown else [],
-        )
+        parts: list[Part] = [TextPart(shown, line)] if shown else []
+        message = Message("assistant", line, parts, False, f"{self.id}@{line}")
         self.messages.append(message)
         self.reply = _Reply(message, text)
         self.replies += 1
@@ -489,21 +472,17 @@ class _Session:
         call = self.reply.edits.get(key)
         if call is None:
             line = self.reply.message.line
-            call = ToolCall(
-                id=self._new_id(line),
-                name=EDIT_TOOL,
-                arguments={"path": key} if path is not None else {},
-                line=line,
-            )
+            arguments = {"path": key} if path is not None else {}
+            call = ToolCall(self._new_id(line), EDIT_TOOL, line, arguments)
             self.reply.edits[key] = call
             self.reply.message.parts.append(call)
         return call
 
     def _result(self, call: ToolCall, line: int, content: str, is_error: bool | None) -> ToolResult:
         assert self.reply is not None
-        result = ToolResult(call_id=call.id, line=line, content=content, is_error=is_error)
+        result = ToolResult(call.id, line, "", True, None, is_error, content)
         self.reply.answered.add(call.id)
-        self.messages.append(Message(role="tool", line=line, parts=[result]))
+        self.messages.append(Message("tool", line, [result]))
         return result
 
     def _edit_result(self, path: str, line: int, text: str, failed: bool) -> None:
@@ -516,9 +495,7 @@ class _Session:
 
     def _shell(self, command: str, line: int, text: str) -> None:
         assert self.reply is not None
-        call = ToolCall(
-            id=self._new_id(line), name=SHELL_TOOL, arguments={"command": command}, line=line
-        )
+        call = ToolCall(self._new_id(line), SHELL_TOOL, line, {"command": command})
         self.reply.message.parts.append(call)
         self.reply.last_shell = self._result(call, line, text, None)
 

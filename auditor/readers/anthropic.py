@@ -70,9 +70,7 @@ def parse_record(
     line = conversation.line
     system = record.get("system")
     if isinstance(system, str) and system:
-        conversation.messages.append(
-            Message(role="system", line=line, parts=[TextPart(text=system, line=line)])
-        )
+        conversation.messages.append(Message("system", line, [TextPart(system, line)]))
     parse_messages(record["messages"], conversation, line, f"{pointer}/messages")
 
 
@@ -89,19 +87,19 @@ def parse_messages(
             continue
         content = message.get("content")
         if isinstance(content, str):
-            parts: list = [TextPart(text=content, line=line)]
+            parts: list = [TextPart(content, line)]
         else:
             parts = content_parts(content, line, f"{pointer}/{index}/content")
         from_person = role == "user" and any(
             isinstance(p, TextPart) and p.text.strip() for p in parts
         )
-        append(Message(role=role, line=line, parts=parts, from_person=from_person))
+        append(Message(role, line, parts, from_person))
 
 
 def content_parts(content: Any, line: int, pointer: str) -> list:
     """Text, tool calls and tool results of one Anthropic ``content`` value, in order."""
     if isinstance(content, str):
-        return [TextPart(text=content, line=line)]
+        return [TextPart(content, line)]
     parts: list = []
     if not isinstance(content, list):
         return parts
@@ -111,18 +109,12 @@ def content_parts(content: Any, line: int, pointer: str) -> list:
         kind = block.get("type")
         if kind == "text":
             if isinstance(text := block.get("text"), str):
-                parts.append(TextPart(text=text, line=line))
+                parts.append(TextPart(text, line))
         elif kind in CALL_TYPES:
             if block.get("id") is not None:
-                parts.append(
-                    ToolCall(
-                        id=str(block["id"]),
-                        name=str(block.get("name") or ""),
-                        arguments=block.get("input"),
-                        server=block.get("server_name"),
-                        line=line,
-                    )
-                )
+                name = str(block.get("name") or "")
+                server = block.get("server_name")
+                parts.append(ToolCall(str(block["id"]), name, line, block.get("input"), server))
         elif kind in RESULT_TYPES and block.get("tool_use_id") is not None:
             parts.append(tool_result(block, line, f"{pointer}/{index}"))
     return parts
@@ -134,15 +126,17 @@ def tool_result(block: dict, line: int, pointer: str) -> ToolResult:
     if not flag and (inner := serialised_call_result(block.get("content"))):
         fields = inner
         flag = inner["isError"] if "isError" in inner else inner.get("is_error")
-    return ToolResult(
-        call_id=str(block["tool_use_id"]),
-        line=line,
-        pointer=pointer,
-        is_error=flag if isinstance(flag, bool) else None,
-        content=fields.get("content"),
-        structured=fields.get("structuredContent"),
-        has_structured="structuredContent" in fields,
-        flag_key="is_error",
+    return ToolResult(  # by position (``ToolResult.__init__``): call_id, line, pointer, ...
+        str(block["tool_use_id"]),
+        line,
+        pointer,
+        True,  # returned
+        None,  # rpc_error
+        flag if isinstance(flag, bool) else None,  # is_error
+        fields.get("content"),
+        fields.get("structuredContent"),  # structured
+        "structuredContent" in fields,  # has_structured
+        "is_error",  # flag_key
     )
 
 

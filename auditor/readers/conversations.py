@@ -83,10 +83,7 @@ def read_conversations(
             continue
         shape, parse_shape = _shape_of(record, format_name, parse)
         conversation = Conversation(
-            id=conversation_id(record, sample.name, number),
-            source=source,
-            format=shape,
-            line=number,
+            conversation_id(record, sample.name, number), source, shape, number
         )
         parse_shape(record, conversation, pointer, result.rejects)
         result.conversations.append(conversation)

@@ -73,24 +73,33 @@ def parse_record(
     Messages that cannot be read are left out and listed in ``rejects``."""
     date_conversation(conversation, record)
     where = f"{pointer}/messages"
-    messages = chat_messages(
+    parse_messages(
         record["messages"],
-        where,
-        conversation.source,
+        conversation,
         conversation.line,
+        where,
         [] if rejects is None else rejects,
     )
-    parse_messages(messages, conversation, conversation.line, where)
 
 
 def parse_messages(
-    messages: list[Any], conversation: Conversation, line: int, pointer: str = "/messages"
+    messages: list[Any],
+    conversation: Conversation,
+    line: int,
+    pointer: str = "/messages",
+    rejects: list[Reject] | None = None,
 ) -> None:
     """Append Chat Completions ``messages`` to ``conversation``; other formats that store chat
-    messages (benchmark trajectories, for one) use this too. ``pointer`` locates the list."""
+    messages (benchmark trajectories, for one) use this too. ``pointer`` locates the list.
+    With ``rejects``, each message is checked as ``chat_messages`` checks it, in the same pass
+    (what it would reject is listed there and left out); without, the messages are taken as
+    ``chat_messages`` left them."""
     legacy_open: dict[str, list[str]] = {}  # legacy function_call: name -> open synthetic ids
     append = conversation.messages.append
+    source = conversation.source
     for index, message in enumerate(messages):
+        if rejects is not None:
+            message = _checked(message, index, pointer, source, line, rejects)
         if not isinstance(message, dict):
             continue
         role = message.get("role")
@@ -104,24 +113,20 @@ def parse_messages(
             if call_id is None:
                 continue
             result = _tool_result(message, str(call_id), line, f"{pointer}/{index}")
-            append(Message(role="tool", line=line, parts=[result]))
+            append(Message("tool", line, [result]))
         elif role == "user":
             text = as_text(message.get("content"))
-            append(
-                Message(
-                    role="user", line=line, from_person=True, parts=[TextPart(text=text, line=line)]
-                )
-            )
+            append(Message("user", line, [TextPart(text, line)], True))
         elif role == "system" or role == "developer":
             text = as_text(message.get("content"))
-            append(Message(role="system", line=line, parts=[TextPart(text=text, line=line)]))
+            append(Message("system", line, [TextPart(text, line)]))
 
 
 def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list[str]]) -> Message:
     parts: list = []
     content = message.get("content")
     if content and (text := as_text(content)):
-        parts.append(TextPart(text=text, line=line))
+        parts.append(TextPart(text, line))
     for position, call in enumerate(message.get("tool_calls") or ()):
         if not isinstance(call, dict):
             continue
@@ -130,14 +135,8 @@ def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list
             spec = {}
         raw = spec["arguments"] if "arguments" in spec else spec.get("input")
         call_id = call.get("id") or f"{index}.{position}"
-        parts.append(
-            ToolCall(
-                id=str(call_id),
-                name=str(spec.get("name") or call.get("name") or ""),
-                arguments=decode_arguments(raw),
-                line=line,
-            )
-        )
+        name = str(spec.get("name") or call.get("name") or "")
+        parts.append(ToolCall(str(call_id), name, line, decode_arguments(raw)))
     legacy = message.get("function_call")
     if isinstance(legacy, dict) and legacy.get("name"):
         call_id = f"function_call:{index}"
@@ -150,7 +149,7 @@ def _assistant(message: dict, line: int, index: int, legacy_open: dict[str, list
                 line=line,
             )
         )
-    return Message(role="assistant", line=line, parts=parts)
+    return Message("assistant", line, parts)
 
 
 def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolResult:
@@ -163,17 +162,17 @@ def _tool_result(message: dict, call_id: str, line: int, pointer: str) -> ToolRe
     if not flag and (inner := serialised_call_result(message.get("content"))):
         fields = inner
         flag = inner["isError"] if "isError" in inner else inner.get("is_error")
-    return ToolResult(
-        call_id=call_id,
-        line=line,
-        pointer=pointer,
-        returned=rpc_error is None,
-        rpc_error=rpc_error,
-        is_error=flag if isinstance(flag, bool) else None,
-        content=fields.get("content"),
-        structured=fields.get("structuredContent"),
-        has_structured="structuredContent" in fields,
-        flag_key="isError" if "isError" in fields else "is_error",
+    return ToolResult(  # by position (``ToolResult.__init__``): call_id, line, pointer, ...
+        call_id,
+        line,
+        pointer,
+        rpc_error is None,  # returned
+        rpc_error,
+        flag if isinstance(flag, bool) else None,  # is_error
+        fields.get("content"),
+        fields.get("structuredContent"),  # structured
+        "structuredContent" in fields,  # has_structured
+        "isError" if "isError" in fields else "is_error",  # flag_key
     )
 
 
@@ -186,38 +185,48 @@ def chat_messages(
     """``messages`` made safe for ``parse_messages``: what it would skip silently or trip on is
     recorded as a reject (with its pointer) and replaced by ``None``, which it skips; the list
     keeps its length, so pointers stay right."""
+    return [
+        _checked(message, index, pointer, source, line, rejects)
+        for index, message in enumerate(messages)
+    ]
 
-    def reject(reason: str, value: Any, where: str) -> None:
-        rejects.append(
-            Reject(source=source, line=line, reason=f"{reason} at {where}", excerpt=excerpt(value))
-        )
 
-    cleaned: list[Any] = []
-    for index, message in enumerate(messages):
-        if not isinstance(message, dict):
-            reject("message is not an object", message, f"{pointer}/{index}")
-            cleaned.append(None)
-            continue
-        role = message.get("role")
-        if not isinstance(role, str) or role not in CHAT_ROLES:
-            reject(f"message with unknown role {role!r}", message, f"{pointer}/{index}")
-            cleaned.append(None)
-            continue
-        calls = message.get("tool_calls")
-        if calls is not None and not isinstance(calls, list):
-            reject("tool_calls is not a list", calls, f"{pointer}/{index}/tool_calls")
-            message = {key: value for key, value in message.items() if key != "tool_calls"}
-        elif calls:
-            for position, call in enumerate(calls):
-                if not isinstance(call, dict):
-                    where = f"{pointer}/{index}/tool_calls/{position}"
-                    reject("tool call is not an object", call, where)
-        if role == "tool" and not is_scalar(message.get("tool_call_id")):
-            reject("tool message without a tool_call_id", message, f"{pointer}/{index}")
-            cleaned.append(None)
-            continue
-        cleaned.append(message)
-    return cleaned
+def _checked(
+    message: Any, index: int, pointer: str, source: str, line: int, rejects: list[Reject]
+) -> Any:
+    """One message of ``chat_messages``: the message, a copy of it without a ``tool_calls``
+    that is not a list, or None for a message that cannot be read (each problem a reject)."""
+    if not isinstance(message, dict):
+        _reject(rejects, source, line, "message is not an object", message, f"{pointer}/{index}")
+        return None
+    role = message.get("role")
+    if not isinstance(role, str) or role not in CHAT_ROLES:
+        reason = f"message with unknown role {role!r}"
+        _reject(rejects, source, line, reason, message, f"{pointer}/{index}")
+        return None
+    calls = message.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        where = f"{pointer}/{index}/tool_calls"
+        _reject(rejects, source, line, "tool_calls is not a list", calls, where)
+        message = {key: value for key, value in message.items() if key != "tool_calls"}
+    elif calls:
+        for position, call in enumerate(calls):
+            if not isinstance(call, dict):
+                where = f"{pointer}/{index}/tool_calls/{position}"
+                _reject(rejects, source, line, "tool call is not an object", call, where)
+    if role == "tool" and not is_scalar(message.get("tool_call_id")):
+        reason = "tool message without a tool_call_id"
+        _reject(rejects, source, line, reason, message, f"{pointer}/{index}")
+        return None
+    return message
+
+
+def _reject(
+    rejects: list[Reject], source: str, line: int, reason: str, value: Any, where: str
+) -> None:
+    rejects.append(
+        Reject(source=source, line=line, reason=f"{reason} at {where}", excerpt=excerpt(value))
+    )
 
 
 register_shape(NAME, looks_like, parse_record)

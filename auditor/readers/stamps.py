@@ -46,8 +46,8 @@ def record_moment(record: Any) -> datetime | None:
     if not isinstance(record, dict):
         return None
     for key in TIME_KEYS:
-        found = moment(record.get(key))
-        if found is not None:
+        value = record.get(key)
+        if value is not None and (found := moment(value)) is not None:
             return found
     return None
 
@@ -56,14 +56,20 @@ def record_user(record: Any) -> str | None:
     """The person's id a record carries, if any."""
     if not isinstance(record, dict):
         return None
-    places = [record]
-    if isinstance(record.get("metadata"), dict):
-        places.append(record["metadata"])
-    for place in places:
-        for key in USER_KEYS:
-            value = place.get(key)
-            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
-                return str(value)
+    found = _user_in(record)
+    if found is None and isinstance(metadata := record.get("metadata"), dict):
+        return _user_in(metadata)
+    return found
+
+
+def _user_in(place: dict[str, Any]) -> str | None:
+    """The first of ``USER_KEYS`` in ``place`` that holds an id (a string or an integer)."""
+    for key in USER_KEYS:
+        value = place.get(key)
+        if value is None or isinstance(value, bool) or not isinstance(value, (str, int)):
+            continue
+        if text := str(value):
+            return text
     return None
 
 

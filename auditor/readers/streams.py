@@ -36,13 +36,25 @@ def open_bytes(path: Path) -> IO[bytes]:
     (so compressed standard input works too), other files are read as they are."""
     # Returned to the caller, or closed with its reader.
     raw = open(path, "rb", buffering=BUFFER_BYTES)  # noqa: SIM115
-    magic = raw.peek(4)[:4] if isinstance(raw, io.BufferedReader) else b""
+    magic = _magic(raw) if isinstance(raw, io.BufferedReader) else b""
     if magic.startswith(GZIP_MAGIC):
         return io.BufferedReader(_GzipStream(raw), BUFFER_BYTES)
     if magic.startswith(ZSTD_MAGIC):
         stream = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
         return io.BufferedReader(stream, BUFFER_BYTES)
     return raw
+
+
+def _magic(raw: io.BufferedReader) -> bytes:
+    """The first four bytes of a stream, which is left where it was. ``peek`` hands out all the
+    buffered bytes as a copy, a megabyte of them for 4 (the most of a small read's cost): a
+    file that can seek is read and sought back to its start, inside the buffer; a pipe is
+    peeked at."""
+    if not raw.seekable():
+        return raw.peek(4)[:4]
+    magic = raw.read(4)
+    raw.seek(0)
+    return magic
 
 
 class _GzipStream(io.RawIOBase):
