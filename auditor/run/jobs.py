@@ -14,6 +14,18 @@ PARALLEL_MIN_BYTES = 8 << 20  # below this, starting processes costs more than i
 SPAN_BYTES = 8 << 20  # large JSONL files are read in parts of about this size
 
 
+SPANS_PER_CORE = 8  # a scan on several cores cuts its input into about this many spans a core
+SHARED_SPAN_MIN = 1 << 20  # but no finer than this: each span costs a part and a round trip
+
+
+def shared_span(size: int, jobs: int, span_bytes: int) -> int:
+    """The span size of a scan of ``size`` bytes on ``jobs`` cores: about SPANS_PER_CORE spans
+    a core, so that the last spans, taken by whichever core is free, end close together (8
+    files of 6 MB on two cores left one core idle for a file's time); never larger than
+    ``span_bytes``, nor smaller than SHARED_SPAN_MIN."""
+    return min(span_bytes, max(SHARED_SPAN_MIN, size // (max(jobs, 1) * SPANS_PER_CORE)))
+
+
 @dataclass(frozen=True)
 class Job:
     """One piece of work for a worker: a file, or one span of a large one. ``path`` is None
