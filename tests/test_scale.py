@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import multiprocessing
 import sys
 from pathlib import Path
 
@@ -11,9 +12,11 @@ from builders import timeless, write_jsonl
 
 from auditor.bench import generate
 from auditor.faults import ERRNO_VARIABLE, VARIABLE
+from auditor.run import pipeline
 from auditor.run.jobs import SPAN_BYTES, cut_spans, plan, shared_span
 from auditor.run.local import scan
 from auditor.run.parts import REPEATED, settle
+from auditor.run.share import start_early
 from auditor.run.worker import part_path
 
 
@@ -158,3 +161,31 @@ def test_an_error_in_a_worker_is_raised_by_the_scan(corpus: Path, monkeypatch):
     with pytest.raises(OSError, match="No space left") as raised:
         scan([corpus], jobs=2, span_bytes=20_000)
     assert any("in worker process" in note for note in raised.value.__notes__)
+
+
+def test_workers_start_early_only_for_inputs_worth_sharing(corpus: Path, monkeypatch):
+    assert start_early([corpus], 2) is None  # 0.3 MB: not worth a process
+    monkeypatch.setattr(sys.modules["auditor.run.share"], "PARALLEL_MIN_BYTES", 1000)
+    assert start_early([corpus], 1) is None
+    workers = start_early([corpus], 3)
+    assert workers is not None
+    processes = [worker.process for worker in workers.waiting]
+    assert len(processes) == 2 and all(process.is_alive() for process in processes)
+    workers.close()  # never given work: each ends when its pipe is closed
+    assert [process.exitcode for process in processes] == [0, 0]
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_scan_with_workers_started_early_gives_the_table_of_one(
+    corpus: Path, tmp_path: Path, monkeypatch, shared: bool
+):
+    """Started before the rules load, the workers are given the work, or closed unused when the
+    scan finds it is not worth sharing."""
+    monkeypatch.setattr(sys.modules["auditor.run.share"], "PARALLEL_MIN_BYTES", 0)
+    if shared:
+        monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
+    one = pipeline.scan([corpus], jobs=1, fail_on="never")
+    two = pipeline.scan([corpus], jobs=2, fail_on="never", out=tmp_path / "out")
+    assert one.calls.equals(two.calls) and one.rejects.equals(two.rejects)
+    assert timeless(one.summary()) == timeless(two.summary())
+    assert not [child for child in multiprocessing.active_children() if child.is_alive()]

@@ -18,7 +18,7 @@ from auditor.run import dask_engine
 from auditor.run.inputs import STDIN, copy_of_stdin, expand
 from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan, shared_span
 from auditor.run.parts import REPEATED, leave_out_repeated, settle
-from auditor.run.share import shared
+from auditor.run.share import Workers, shared
 from auditor.run.worker import PartAudit, audit_jobs, freeze_heap, job_bytes
 
 Audited = Iterator[tuple[tuple[int, Job], PartAudit]]  # each numbered job with its audit
@@ -104,6 +104,7 @@ def scan(
     keep_repeated: bool = False,
     by_source: bool = False,
     each_input: Callable[[Path | None, str], None] | None = None,
+    workers: Workers | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
@@ -118,7 +119,8 @@ def scan(
     ``keep_repeated`` keeps the calls read again from another file (an incremental scan leaves
     them out after merging in the rows it carries). ``by_source`` keeps what each source gave
     besides rows, for an incremental scan's state file. ``each_input(file, source)`` is told of
-    each input as it is planned (the file is None for a URL).
+    each input as it is planned (the file is None for a URL). ``workers``, started early, are
+    used when the scan is shared, else closed.
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails, entropy=redact_entropy)
@@ -165,8 +167,10 @@ def scan(
                 total = _count(inputs(), input_format, spread, preset)[0]
                 work = enumerate(plan(inputs(reading=True), input_format, spread, preset))
             if jobs > 1 and total > 1 and size >= PARALLEL_MIN_BYTES:
-                audited = shared(work, jobs, rules, redactor, parts)
+                audited = shared(work, jobs, rules, redactor, parts, workers)
             else:
+                if workers is not None:
+                    workers.close()  # less to read than their start-up would pay for
                 freeze_heap()
                 audited = _in_order(work, rules, redactor, parts)
         for done, ((index, job), audit) in enumerate(audited, 1):

@@ -6,6 +6,10 @@ already auditing, and a scan on two cores pays it once, not twice. Whoever is fr
 next batch of jobs, as the jobs are planned, so that the cores finish together: no core waits
 while another works through a queue of its own. A worker writes its own parts; only what each
 batch gave besides rows (a few counts) comes back, and the audits are yielded in job order.
+
+``auditor scan`` starts the workers before it loads the rules (``start_early``), when its
+inputs are large enough to be shared: their start-up then passes while this process loads the
+rules and plans.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from pathlib import Path
 
 from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet
-from auditor.run.jobs import Job
+from auditor.run.inputs import STDIN, expand, is_url
+from auditor.run.jobs import PARALLEL_MIN_BYTES, Job
 from auditor.run.worker import PartAudit, audit_jobs, batches, freeze_heap, serve
 
 Numbered = tuple[int, Job]
@@ -78,22 +83,68 @@ class _Worker:
     batch: tuple[int, list[Numbered]] | None = None  # the batch it is auditing
 
 
+class Workers:
+    """Worker processes started before they are given work (``start_early``)."""
+
+    def __init__(self, count: int) -> None:
+        self.waiting = [_start() for _ in range(count)]
+
+    def take(self) -> list[_Worker]:
+        taken, self.waiting = self.waiting, []
+        return taken
+
+    def close(self) -> None:
+        """End the workers not taken: each reads the end of its pipe and returns."""
+        left = self.take()
+        for worker in left:
+            worker.connection.close()
+        for worker in left:
+            worker.process.join(timeout=5)
+            if worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join()
+
+
+def start_early(paths: list[str | Path], jobs: int) -> Workers | None:
+    """``jobs`` - 1 workers for a scan of ``paths``, started now, when the files hold at least
+    PARALLEL_MIN_BYTES (walked only until they do) and so will be shared; else None. A scan
+    that finds less to read (an incremental one, say) closes them unused."""
+    if jobs < 2:
+        return None
+    size = 0
+    local = [given for given in paths if not is_url(given) and str(given) != STDIN]
+    for path, _ in expand(local):
+        try:
+            size += path.stat().st_size if path is not None else 0
+        except OSError:
+            continue
+        if size >= PARALLEL_MIN_BYTES:
+            return Workers(jobs - 1)
+    return None
+
+
 def shared(
-    work: Iterable[Numbered], jobs: int, rules: RuleSet, redactor: Redactor, parts: Path
+    work: Iterable[Numbered],
+    jobs: int,
+    rules: RuleSet,
+    redactor: Redactor,
+    parts: Path,
+    early: Workers | None = None,
 ) -> Audited:
-    """The jobs audited by this process and ``jobs`` - 1 spawned workers, yielded in order.
-    A worker that fails, or dies, fails the scan; stopping early (an error here) stops the
-    workers."""
+    """The jobs audited by this process and ``jobs`` - 1 workers (those started ``early``,
+    else spawned now), yielded in order. A worker that fails, or dies, fails the scan;
+    stopping early (an error here) stops the workers."""
     queue = _Queue(batches(work))
     # Pickled here, before this process audits anything: auditing fills caches in the rules.
-    pickled_rules = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
-    workers = [_start(redactor, parts) for _ in range(jobs - 1)]
+    setup = pickle.dumps((rules, redactor, parts), protocol=pickle.HIGHEST_PROTOCOL)
+    workers = early.take() if early is not None else []
+    workers += [_start() for _ in range(jobs - 1 - len(workers))]
     for worker in workers:
         # Each worker's first batch is its own: it is sent with the rules, and so waits for
         # the worker's start-up, not for this process to finish a batch.
         worker.batch = queue.take()
     feeder = threading.Thread(
-        target=_feed, args=(queue, workers, pickled_rules), name="auditor-feeder", daemon=True
+        target=_feed, args=(queue, workers, setup), name="auditor-feeder", daemon=True
     )
     feeder.start()
     freeze_heap()
@@ -128,24 +179,23 @@ def shared(
         _stop(workers, feeder, completed)
 
 
-def _start(redactor: Redactor, parts: Path) -> _Worker:
+def _start() -> _Worker:
     """A worker process, started; it waits for the rules (sent by the feeder, as sending them
     waits for the worker's imports)."""
     mine, theirs = SPAWN.Pipe()
-    process = SPAWN.Process(
-        target=serve, args=(theirs, redactor, parts), name="auditor-worker", daemon=True
-    )
+    process = SPAWN.Process(target=serve, args=(theirs,), name="auditor-worker", daemon=True)
     process.start()
     theirs.close()
     return _Worker(process, mine)
 
 
-def _feed(queue: _Queue, workers: list[_Worker], pickled_rules: bytes) -> None:
-    """In a thread: the rules to each worker, then a batch at a time to whichever is free, and
-    what each gave back into the queue; a worker that fails or dies fails the queue."""
+def _feed(queue: _Queue, workers: list[_Worker], setup: bytes) -> None:
+    """In a thread: the rules (``setup``) to each worker, then a batch at a time to whichever
+    is free, and what each gave back into the queue; a worker that fails or dies fails the
+    queue."""
     try:
         for worker in workers:
-            worker.connection.send_bytes(pickled_rules)
+            worker.connection.send_bytes(setup)
             worker.connection.send(None if worker.batch is None else worker.batch[1])
         busy = [worker for worker in workers if worker.batch is not None]
         while busy:

@@ -152,13 +152,14 @@ def freeze_heap() -> None:
         gc.freeze()
 
 
-def serve(connection: Connection, redactor: Redactor, parts: Path) -> None:
-    """A worker process of a scan on several cores (``auditor.run.share``): the rules come
-    first, then a batch of consecutive numbered jobs at a time, each answered with what its jobs
-    gave (``audit_jobs``; the rows are in the parts it wrote), until None or the other end is
-    closed. An error is sent back to be raised in the scan's process, and ends the worker."""
+def serve(connection: Connection) -> None:
+    """A worker process of a scan on several cores (``auditor.run.share``): the rules, the
+    redactor and the parts folder come first (pickled), then a batch of consecutive numbered
+    jobs at a time, each answered with what its jobs gave (``audit_jobs``; the rows are in the
+    parts it wrote), until None or the other end is closed. An error is sent back to be raised
+    in the scan's process, and ends the worker."""
     try:
-        rules = pickle.loads(connection.recv_bytes())
+        rules, redactor, parts = pickle.loads(connection.recv_bytes())
         freeze_heap()
         while (batch := connection.recv()) is not None:
             try:
