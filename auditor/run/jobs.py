@@ -69,14 +69,16 @@ def plan(
 
 
 def cut_spans(path: Path, span_bytes: int, lines: bool = True) -> Iterator[Span]:
-    """Spans of about ``span_bytes`` that start and end at line boundaries, with the number of
-    the line each starts at (counted, so that rows and rejects keep their real line numbers;
-    0 without ``lines``)."""
+    """Spans of at most about ``span_bytes``, of equal size (a 6.5 MB file cut at 3.1 MB gave
+    a last span of 0.3 MB: a job and a part for little), that start and end at line
+    boundaries, with the number of the line each starts at (counted, so that rows and rejects
+    keep their real line numbers; 0 without ``lines``)."""
     size = path.stat().st_size
+    step = -(-size // max(1, -(-size // span_bytes)))  # the size over as many spans as needed
     start, line = 0, 1
     with open(path, "rb") as handle:
         while start < size:
-            handle.seek(min(start + span_bytes, size))
+            handle.seek(min(start + step, size))
             if handle.tell() < size:
                 handle.readline()  # on to the end of the line the cut fell in
             end = handle.tell()
