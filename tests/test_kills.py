@@ -75,7 +75,7 @@ IN_WORKERS = (
 def killed_night(site: Path, point: str) -> int:
     """Night 2 in a process of its own, killed at ``point``: its exit status."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), VARIABLE: point}
-    workers = point == "parts:merged"
+    workers = point in ("parts:merged", "scan:part-written")
     code = (IN_WORKERS if workers else "") + "from auditor.cli import app; app()"
     command = [sys.executable, "-c", code, *NIGHT, *(["--jobs", "2"] if workers else [])]
     return subprocess.run(command, cwd=site, env=env, capture_output=True).returncode
@@ -118,6 +118,7 @@ def assert_next_night_is_a_full_scan(site: Path) -> None:
     [
         ("worker:part-written", True),  # in the worker, after a file's rows are written
         ("parts:merged", True),  # while the workers' small parts are merged (two workers)
+        ("scan:part-written", True),  # in the scan's process, auditing beside a worker
         ("carry:part-written", True),  # while carried rows and new rows are merged
         ("state:part-written", True),  # while the new state's tables are written
         ("parts:repeats-left-out", True),  # while calls read from two files are left out

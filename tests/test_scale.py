@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import multiprocessing
 import sys
 from pathlib import Path
 
@@ -10,9 +11,12 @@ import pytest
 from builders import timeless, write_jsonl
 
 from auditor.bench import generate
-from auditor.run.jobs import cut_spans, plan
+from auditor.faults import ERRNO_VARIABLE, VARIABLE
+from auditor.run import pipeline
+from auditor.run.jobs import SPAN_BYTES, cut_spans, plan, shared_span
 from auditor.run.local import scan
 from auditor.run.parts import REPEATED, settle
+from auditor.run.share import start_early
 from auditor.run.worker import part_path
 
 
@@ -124,3 +128,64 @@ def test_a_folder_of_small_files_is_read_from_few_parts_and_the_same_table(
     assert merged.calls.height > 100 and merged.rejects.height == 1
     assert merged.calls.equals(apart.calls) and merged.rejects.equals(apart.rejects)
     assert timeless(merged.summary()) == timeless(apart.summary())
+
+
+def test_a_scan_on_several_cores_cuts_spans_finer_so_that_the_cores_end_together():
+    assert shared_span(50 << 20, 2, SPAN_BYTES) == (50 << 20) // 16  # 8 spans a core
+    assert shared_span(4 << 30, 2, SPAN_BYTES) == SPAN_BYTES  # large inputs: as before
+    assert shared_span(9 << 20, 8, SPAN_BYTES) == 1 << 20  # never finer than 1 MB
+    assert shared_span(50 << 20, 2, 20_000) == 20_000  # nor coarser than asked
+
+
+def test_this_process_and_a_worker_share_finer_spans_and_give_the_table_of_one(
+    corpus: Path, monkeypatch
+):
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(sys.modules["auditor.run.jobs"], "SHARED_SPAN_MIN", 10_000)
+    told: list[tuple[int, int]] = []
+    one = scan([corpus], jobs=1)
+    two = scan([corpus], jobs=2, progress=lambda done, total: told.append((done, total)))
+    files = len(list(corpus.glob("*.jsonl")))
+    assert told[-1][0] == told[-1][1] > 2 * files  # each file cut in spans, all audited
+    assert [done for done, _ in told] == list(range(1, len(told) + 1))
+    assert one.calls.equals(two.calls) and one.rejects.equals(two.rejects)
+    assert timeless(one.summary()) == timeless(two.summary())
+
+
+def test_an_error_in_a_worker_is_raised_by_the_scan(corpus: Path, monkeypatch):
+    """A full disk where the worker writes its part: the scan raises the worker's own error
+    (this process writes its parts at another fault point, and goes on until then)."""
+    monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setenv(VARIABLE, "worker:part-written")  # the worker inherits it
+    monkeypatch.setenv(ERRNO_VARIABLE, "ENOSPC")
+    with pytest.raises(OSError, match="No space left") as raised:
+        scan([corpus], jobs=2, span_bytes=20_000)
+    assert any("in worker process" in note for note in raised.value.__notes__)
+
+
+def test_workers_start_early_only_for_inputs_worth_sharing(corpus: Path, monkeypatch):
+    assert start_early([corpus], 2) is None  # 0.3 MB: not worth a process
+    monkeypatch.setattr(sys.modules["auditor.run.share"], "PARALLEL_MIN_BYTES", 1000)
+    assert start_early([corpus], 1) is None
+    workers = start_early([corpus], 3)
+    assert workers is not None
+    processes = [worker.process for worker in workers.waiting]
+    assert len(processes) == 2 and all(process.is_alive() for process in processes)
+    workers.close()  # never given work: each ends when its pipe is closed
+    assert [process.exitcode for process in processes] == [0, 0]
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_a_scan_with_workers_started_early_gives_the_table_of_one(
+    corpus: Path, tmp_path: Path, monkeypatch, shared: bool
+):
+    """Started before the rules load, the workers are given the work, or closed unused when the
+    scan finds it is not worth sharing."""
+    monkeypatch.setattr(sys.modules["auditor.run.share"], "PARALLEL_MIN_BYTES", 0)
+    if shared:
+        monkeypatch.setattr(sys.modules["auditor.run.local"], "PARALLEL_MIN_BYTES", 0)
+    one = pipeline.scan([corpus], jobs=1, fail_on="never")
+    two = pipeline.scan([corpus], jobs=2, fail_on="never", out=tmp_path / "out")
+    assert one.calls.equals(two.calls) and one.rejects.equals(two.rejects)
+    assert timeless(one.summary()) == timeless(two.summary())
+    assert not [child for child in multiprocessing.active_children() if child.is_alive()]

@@ -58,6 +58,7 @@ from auditor.run.inputs import STDIN, expand
 from auditor.run.jobs import Job
 from auditor.run.local import scan
 from auditor.run.parts import REPEATED, leave_out_repeated
+from auditor.run.share import Workers
 from auditor.run.worker import part_path
 
 STATE_FILE = "state.json"
@@ -279,12 +280,13 @@ def scan_and_stage(
     progress: Callable[[int, int], None] | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    workers: Workers | None = None,
 ) -> tuple[ScanResult, StateUpdate | None]:
     """``scan`` that reads only what changed since the run that wrote ``state_dir``; without a
     state folder, a full scan. Either way the summary gets a ``reading`` section: what was
     read, in files, bytes and lines. The new state is written but not yet in effect: the caller
     commits it once the run's outputs are written (or discards it), so that a run that cannot
-    write its outputs leaves the state as it was."""
+    write its outputs leaves the state as it was. ``workers``: started early (``scan``)."""
     rules = rules or load_rules(rules_dir)
     audit = functools.partial(
         scan,
@@ -297,6 +299,7 @@ def scan_and_stage(
         progress=progress,
         engine=engine,
         scheduler=scheduler,
+        workers=workers,
     )
     if state_dir is None:
         return _read_whole(paths, audit, input_format), None

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,17 +16,10 @@ from auditor.redact import Redactor
 from auditor.rules_loader import RuleSet, load_rules
 from auditor.run import dask_engine
 from auditor.run.inputs import STDIN, copy_of_stdin, expand
-from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan
+from auditor.run.jobs import PARALLEL_MIN_BYTES, SPAN_BYTES, Job, plan, shared_span
 from auditor.run.parts import REPEATED, leave_out_repeated, settle
-from auditor.run.worker import (
-    PartAudit,
-    audit_in_worker,
-    audit_jobs,
-    batches,
-    freeze_heap,
-    job_bytes,
-    start_worker,
-)
+from auditor.run.share import Workers, shared
+from auditor.run.worker import PartAudit, audit_jobs, freeze_heap, job_bytes
 
 Audited = Iterator[tuple[tuple[int, Job], PartAudit]]  # each numbered job with its audit
 
@@ -48,38 +39,18 @@ def _in_order(
         yield held.popleft(), audit
 
 
-IN_FLIGHT = 4  # batches sent to the workers ahead of the one awaited, per worker
-
-
-def _in_workers(
-    work: Iterable[tuple[int, Job]], jobs: int, rules: RuleSet, redactor: Redactor, parts: Path
-) -> Audited:
-    """The jobs audited in ``jobs`` spawned processes, a batch at a time, in order; only the
-    batches on their way are held, not one for every file of the scan."""
-    # Spawned, not forked: the parent has polars' thread pool running, and a forked child of a
-    # threaded process can deadlock.
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=start_worker,
-        initargs=(rules, redactor, parts),
-    ) as pool:
-        sent: deque[tuple[list[tuple[int, Job]], Future[list[PartAudit]]]] = deque()
-
-        def oldest() -> Audited:
-            batch, future = sent.popleft()
-            return zip(batch, future.result(), strict=True)
-
-        try:
-            for batch in batches(work):
-                sent.append((batch, pool.submit(audit_in_worker, batch)))
-                if len(sent) > IN_FLIGHT * jobs:
-                    yield from oldest()
-            while sent:
-                yield from oldest()
-        finally:
-            for _, future in sent:
-                future.cancel()
+def _count(
+    inputs: Iterable[tuple[Path | None, str]],
+    input_format: str | None,
+    span_bytes: int,
+    preset: Mapping[str, Job] | None,
+) -> tuple[int, int]:
+    """The jobs the inputs give, and their bytes, without counting the lines of large files."""
+    total = size = 0
+    for job in plan(inputs, input_format, span_bytes, preset, lines=False):
+        total += 1
+        size += job_bytes(job)
+    return total, size
 
 
 @dataclass
@@ -133,6 +104,7 @@ def scan(
     keep_repeated: bool = False,
     by_source: bool = False,
     each_input: Callable[[Path | None, str], None] | None = None,
+    workers: Workers | None = None,
 ) -> ScanResult:
     """Audit every transcript under ``paths``; bad input goes to ``rejects``, never raises.
 
@@ -147,7 +119,8 @@ def scan(
     ``keep_repeated`` keeps the calls read again from another file (an incremental scan leaves
     them out after merging in the rows it carries). ``by_source`` keeps what each source gave
     besides rows, for an incremental scan's state file. ``each_input(file, source)`` is told of
-    each input as it is planned (the file is None for a URL).
+    each input as it is planned (the file is None for a URL). ``workers``, started early, are
+    used when the scan is shared, else closed.
     """
     rules = rules or load_rules(rules_dir)
     redactor = Redactor(enabled=redact, emails=redact_emails, entropy=redact_entropy)
@@ -187,12 +160,17 @@ def scan(
             if progress is not None or jobs > 1:
                 # The jobs counted and sized first, for the progress bar and for whether to
                 # start processes; a large file's spans are found without counting its lines.
-                for job in plan(inputs(), input_format, span_bytes, preset, lines=False):
-                    total += 1
-                    size += job_bytes(job)
+                total, size = _count(inputs(), input_format, span_bytes, preset)
+            spread = shared_span(size, jobs, span_bytes)
+            if jobs > 1 and size >= PARALLEL_MIN_BYTES and spread < span_bytes:
+                # Cut finer, so that the cores end together: counted again, as cut.
+                total = _count(inputs(), input_format, spread, preset)[0]
+                work = enumerate(plan(inputs(reading=True), input_format, spread, preset))
             if jobs > 1 and total > 1 and size >= PARALLEL_MIN_BYTES:
-                audited = _in_workers(work, jobs, rules, redactor, parts)
+                audited = shared(work, jobs, rules, redactor, parts, workers)
             else:
+                if workers is not None:
+                    workers.close()  # less to read than their start-up would pay for
                 freeze_heap()
                 audited = _in_order(work, rules, redactor, parts)
         for done, ((index, job), audit) in enumerate(audited, 1):

@@ -71,7 +71,7 @@ def without_repeated(calls: pl.LazyFrame, first: pl.DataFrame) -> pl.LazyFrame:
     )
 
 
-PART_ROWS = 2_000  # smaller parts are merged, in order, into parts of at least this many rows
+PART_ROWS = 1_000  # smaller parts are merged, in order, into parts of at least this many rows
 
 
 def settle(parts: Path, table: str, numbers: list[int], rows: list[int]) -> list[Path]:

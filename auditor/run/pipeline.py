@@ -30,6 +30,7 @@ from auditor.rules_loader import RuleFileError, RuleSet, load_rules
 from auditor.run import inputs
 from auditor.run.incremental import scan_and_stage
 from auditor.run.lock import StateBusy, holding
+from auditor.run.share import start_early
 from auditor.run.stages import lap
 from auditor.run.status import exit_status
 
@@ -87,56 +88,63 @@ def scan(
     never raises; a scan that cannot start raises ``ScanRefused``.
     """
     paths = list(paths)
-    rules, today, ignore, previous = _prepare(
-        paths, rules, rules_dir, input_format, engine, suppressions, baseline, run_date
-    )
-    if claims not in CLAIM_READING:
-        raise ScanRefused("usage", f"--claims must be one of {', '.join(CLAIM_READING)}")
-    if (claims == "all") != rules.claims_all:
-        rules = replace(rules, claims_all=claims == "all")
-    folder = run_folder(Path(out), partition_by_date, today) if out is not None else None
-    if folder is not None:
-        check_writable(folder)  # before hours of reading, not after
+    # Workers for a scan on several cores start now: their start-up passes while the rules load.
+    workers = start_early(paths, jobs) if engine == "local" else None
     try:
-        with holding(Path(state), wait) if state is not None else nullcontext() as killed:
-            if killed is not None:
-                (warn or warnings.warn)(
-                    f"{state}: took over the state folder from a run that ended without "
-                    f"releasing it (killed?): {killed}"
+        rules, today, ignore, previous = _prepare(
+            paths, rules, rules_dir, input_format, engine, suppressions, baseline, run_date
+        )
+        if claims not in CLAIM_READING:
+            raise ScanRefused("usage", f"--claims must be one of {', '.join(CLAIM_READING)}")
+        if (claims == "all") != rules.claims_all:
+            rules = replace(rules, claims_all=claims == "all")
+        folder = run_folder(Path(out), partition_by_date, today) if out is not None else None
+        if folder is not None:
+            check_writable(folder)  # before hours of reading, not after
+        try:
+            with holding(Path(state), wait) if state is not None else nullcontext() as killed:
+                if killed is not None:
+                    (warn or warnings.warn)(
+                        f"{state}: took over the state folder from a run that ended without "
+                        f"releasing it (killed?): {killed}"
+                    )
+                result, update = scan_and_stage(
+                    paths,
+                    state,
+                    rules=rules,
+                    input_format=input_format,
+                    redact=redact,
+                    redact_emails=redact_emails,
+                    redact_entropy=redact_entropy,
+                    jobs=jobs,
+                    progress=progress,
+                    engine=engine,
+                    scheduler=scheduler,
+                    workers=workers,
                 )
-            result, update = scan_and_stage(
-                paths,
-                state,
-                rules=rules,
-                input_format=input_format,
-                redact=redact,
-                redact_emails=redact_emails,
-                redact_entropy=redact_entropy,
-                jobs=jobs,
-                progress=progress,
-                engine=engine,
-                scheduler=scheduler,
-            )
-            clock = perf_counter()
-            with update or nullcontext():  # discarded unless committed
-                if ignore is not None:
-                    result = apply_suppressions(result, ignore, today)
-                if previous is not None:
-                    result = compare(result, previous)
-                summary = result.run_summary = result.summary()
-                with (
-                    staged_run(folder, result, summary, output_format, partition_by_date)
-                    if folder is not None
-                    else nullcontext()
-                ):
-                    if update is not None:
-                        update.commit()
-    except StateBusy as exc:
-        raise ScanRefused("state in use", exc) from exc
-    result.folder = folder
-    result.exit_status = exit_status(summary, fail_on, only_new=fail_on_new)
-    lap("tables", clock)
-    return result
+                clock = perf_counter()
+                with update or nullcontext():  # discarded unless committed
+                    if ignore is not None:
+                        result = apply_suppressions(result, ignore, today)
+                    if previous is not None:
+                        result = compare(result, previous)
+                    summary = result.run_summary = result.summary()
+                    with (
+                        staged_run(folder, result, summary, output_format, partition_by_date)
+                        if folder is not None
+                        else nullcontext()
+                    ):
+                        if update is not None:
+                            update.commit()
+        except StateBusy as exc:
+            raise ScanRefused("state in use", exc) from exc
+        result.folder = folder
+        result.exit_status = exit_status(summary, fail_on, only_new=fail_on_new)
+        lap("tables", clock)
+        return result
+    finally:
+        if workers is not None:
+            workers.close()  # those the scan did not take
 
 
 CLAIM_READING = ("findings", "all")  # where claims are read: --claims

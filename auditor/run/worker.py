@@ -4,8 +4,12 @@ parts."""
 from __future__ import annotations
 
 import gc
+import os
+import pickle
+import traceback
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -40,13 +44,18 @@ BATCH_ROWS = 2_000  # rows of consecutive small jobs written as one part
 
 
 def audit_jobs(
-    work: Iterable[tuple[int, Job]], rules: RuleSet, redactor: Redactor, parts: Path
+    work: Iterable[tuple[int, Job]],
+    rules: RuleSet,
+    redactor: Redactor,
+    parts: Path,
+    point: str = "worker:part-written",
 ) -> Iterator[PartAudit]:
     """Read and audit each numbered job in order, writing the rows and rejects as parquet parts
     under ``parts``; never raises on the files' content. The rows of consecutive small jobs
     are written as one part, numbered by the last of them (a folder of one file per session
     is thousands of jobs of a few rows each, and a parquet file apiece cost more than auditing
-    them). At most about BATCH_ROWS rows are held."""
+    them). At most about BATCH_ROWS rows are held. ``point`` is the fault point reached after
+    each part is written (``auditor.faults``)."""
     calls: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     waiting: list[PartAudit] = []
@@ -56,7 +65,7 @@ def audit_jobs(
         clock = perf_counter()
         write_part(parts, index, calls_frame(calls), rejects_frame(rejects))
         lap("write", clock)
-        fault("worker:part-written")
+        fault(point)
 
     index = 0
     for index, job in work:
@@ -143,18 +152,28 @@ def freeze_heap() -> None:
         gc.freeze()
 
 
-# Each worker process keeps the rules and settings it was started with.
-WORKER: dict[str, Any] = {}
-
-
-def start_worker(rules: RuleSet, redactor: Redactor, parts: Path) -> None:
-    WORKER.update(rules=rules, redactor=redactor, parts=parts)
-    freeze_heap()
-
-
-def audit_in_worker(batch: list[tuple[int, Job]]) -> list[PartAudit]:
-    """``audit_jobs`` of a batch of consecutive numbered jobs, in a worker process."""
-    return list(audit_jobs(batch, WORKER["rules"], WORKER["redactor"], WORKER["parts"]))
+def serve(connection: Connection) -> None:
+    """A worker process of a scan on several cores (``auditor.run.share``): the rules, the
+    redactor and the parts folder come first (pickled), then a batch of consecutive numbered
+    jobs at a time, each answered with what its jobs gave (``audit_jobs``; the rows are in the
+    parts it wrote), until None or the other end is closed. An error is sent back to be raised
+    in the scan's process, and ends the worker."""
+    try:
+        rules, redactor, parts = pickle.loads(connection.recv_bytes())
+        freeze_heap()
+        while (batch := connection.recv()) is not None:
+            try:
+                audits = list(audit_jobs(batch, rules, redactor, parts))
+            except Exception as exc:
+                exc.add_note(f"in worker process {os.getpid()}:\n{traceback.format_exc()}")
+                try:
+                    connection.send(("failed", exc))
+                except Exception:  # an exception that cannot be pickled: its text then
+                    connection.send(("failed", RuntimeError(f"{type(exc).__name__}: {exc}")))
+                return
+            connection.send(("done", audits))
+    except (EOFError, BrokenPipeError):  # the scan's process is gone: nothing to answer
+        return
 
 
 BATCH_BYTES = 1 << 20  # small files sent to a worker together, up to this many bytes

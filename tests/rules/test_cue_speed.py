@@ -3,6 +3,7 @@ speed; these tests hold that the matches stay exactly those of the pattern as wr
 
 from __future__ import annotations
 
+import pickle
 import re
 
 from hypothesis import given, settings
@@ -49,3 +50,20 @@ def test_an_optional_start_is_no_known_first_character() -> None:
 
 def test_the_lookahead_keeps_case_insensitive_matching() -> None:
     assert compile_cue(r"\bbooked\b").search("BOOKED the room")
+
+
+def test_a_workers_copy_of_the_rules_compiles_each_cue_when_first_used_and_matches_the_same():
+    """A scan's workers get the rules pickled; unpickling compiled all 458 cues again (0.3 s a
+    worker), and now a cue is compiled when first used."""
+    copy = pickle.loads(pickle.dumps(RULES))
+    pack = copy.packs["en"]
+    assert not any("regex" in vars(cue) for cue in pack.cues)
+    text = "I couldn't update the ticket, but the invoice was sent."
+    for original, copied in zip(RULES.packs["en"].cues, pack.cues, strict=True):
+        assert [m.span() for m in copied.finditer(text)] == [
+            m.span() for m in original.finditer(text)
+        ], original.id
+        assert copied == original and hash(copied) == hash(original)
+    assert all("regex" in vars(cue) for cue in pack.cues)
+    assert not any("regex" in vars(cue) for cue in copy.packs["de"].cues)
+    assert pack.of_kind("failure")[0] is pack.cues[[c.kind for c in pack.cues].index("failure")]
