@@ -570,3 +570,25 @@ def test_words_of_the_assistants_own_progress_are_no_obstacle(sentence):
 def test_a_shortfall_of_another_record_describes_it_not_the_call(sentence):
     call = action(0, "pay_bill", error="card expired", amount="58.75", payee="Northgate")
     assert not reading(sentence, call).failure
+
+
+# --- the thing a failed write was to change, said to be as it was -------------------------
+@pytest.mark.parametrize(
+    ("call", "sentence"),
+    [
+        (
+            action(0, "set_temperature", error="timeout"),
+            "The room is most likely still set to 20°.",
+        ),
+        (action(0, "cancel_booking", error="500"), "Your Friday booking is still on, I'm afraid."),
+        (action(0, "update_address", error="403"), "Your profile still shows the old address."),
+        (action(0, "move_ticket", error="502"), "So the ticket is still wherever it was."),
+    ],
+)
+def test_a_failed_writes_target_said_to_be_as_it_was_reports_the_failure(call, sentence):
+    assert reading(sentence, call).failure
+
+
+def test_a_lookups_subject_said_to_be_as_it_was_presents_what_it_fetched():
+    result = reading("Your plan is still active until May.", lookup(0, "get_plan", error="503"))
+    assert not result.failure

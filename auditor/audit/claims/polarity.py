@@ -36,6 +36,11 @@ NONE_FOUND = (".failure.none-found", ".failure.none-kept", ".failure.nothing-don
 LIMIT = ".failure.limit"
 
 
+# "Your profile still shows the old address": after a failed write, the change not made; after a
+# lookup, what it was to fetch.
+UNCHANGED = ".failure.unchanged"
+
+
 # "I'll need your student number": what is missing before the request can be done.
 MISSING = ".failure.missing"
 
@@ -208,7 +213,7 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
             if answers_empty and cue_id.endswith(NONE_FOUND):
                 empty = empty or cue_id  # "no record of it" after a rate limit: an answer
                 continue
-            if call.reads and cue_id.endswith(LIMIT):
+            if call.reads and cue_id.endswith((LIMIT, UNCHANGED)):
                 continue
             if _names_the_tool(match, call, pack):
                 continue
