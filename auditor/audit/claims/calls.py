@@ -157,16 +157,14 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
     # happened to: a reply that says them again is telling the person what went wrong.
+    # (the tokens of its words are those of the text: it is tokenised once)
+    error_words = word_tokens(view.error_text[:ERROR_CHARS], stopwords)
     view.error_tokens = frozenset(
         token
-        for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
+        for token in set().union(*error_words) - said - view.name_tokens
         if not has_digit(token)
     )
-    problem = [
-        found & view.error_tokens
-        for found in word_tokens(view.error_text[:ERROR_CHARS], stopwords)
-        if found & view.error_tokens
-    ]
+    problem = [found & view.error_tokens for found in error_words if found & view.error_tokens]
     # two different words ("error: API error" says one word twice)
     view.error_pairs = tuple((a, b) for a, b in pairwise(problem) if not a & b)
     view.data_text, view.argument_text = data, argument_text
