@@ -9,7 +9,7 @@ from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
 from auditor.audit.words import has_digit, tokens
-from auditor.rules_loader import CuePack
+from auditor.rules_loader import CompiledCue, CuePack
 
 _REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
 
@@ -35,10 +35,6 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     """
     text_positions = sorted({u.position for u in units})
     by_index = {c.index: c for c in calls}
-    universal_cues = pack.of_kind("universal")
-    success_cues = pack.of_kind("success")
-    empty_cues = pack.of_kind("empty")  # "You're on 0 points": with one lookup, its answer
-    failure_cues = pack.of_kind("failure")
     loose: list[tuple[Unit, list[CallView]]] = []
     # The units of one text share their calls, and what is worked out from the calls alone.
     in_reply_at: dict[int, _InReply] = {}
@@ -131,7 +127,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         )
         if family & exclusive:
             family &= exclusive  # "RX-1002 not approved" names one of the family's calls
-        if any(c.search(unit.cue_text) for c in universal_cues):
+        if any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text)):
             unit.calls = {c.index for c in recent}
             unit.direct = True
         elif tied or identity_calls or family:
@@ -139,7 +135,8 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             unit.direct = True
         elif single and any(
             c.search(unit.cue_text)
-            for c in (success_cues + empty_cues if recent[0].reads else success_cues)
+            # "You're on 0 points": with one lookup, its answer
+            for c in _cues(pack, ("success", "empty") if recent[0].reads else ("success",), unit)
         ):
             unit.calls = {recent[0].index}
             unit.direct = True
@@ -152,13 +149,18 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     for unit, candidates in loose:
         if unit.calls:
             continue
-        if any(c.search(unit.cue_text) for c in failure_cues + success_cues):
+        if any(c.search(unit.cue_text) for c in _cues(pack, ("failure", "success"), unit)):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
 
 
 # Failure cues whose subject is the assistant ("I couldn't move it"), never the subject matter.
 SAYS_IT_COULD_NOT = (".failure.inability",)
+
+
+def _cues(pack: CuePack, kinds: tuple[str, ...], unit: Unit) -> list[CompiledCue]:
+    """The cues of ``kinds``, in that order, that may match the unit's cue text."""
+    return [cue for kind in kinds for cue in pack.of_kind(kind, unit.cue_text)]
 
 
 def _after_a_failed_step(units: list[Unit], calls: list[CallView]) -> None:
