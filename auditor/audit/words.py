@@ -50,6 +50,11 @@ def words(text: str) -> list[str]:
     ]
 
 
+def written_words(text: str) -> list[str]:
+    """The words and ids of a text as written (``words`` lower-cases them)."""
+    return _WORD.findall(GROUPED_NUMBER.sub("", text))
+
+
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
