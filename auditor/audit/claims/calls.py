@@ -4,7 +4,7 @@ result data and error, tokenised once."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
@@ -20,6 +20,7 @@ from auditor.audit.words import (
     is_specific,
     name_words,
     names_a_thing,
+    short_tokens,
     token_list,
     tokens,
     word_tokens,
@@ -150,11 +151,14 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     # as of f"{name} {server} {argument_text}", which ends on a space when there are no values
     view.action_tokens = parts.joined([name, server, *(values or [""])])
     view.specific_tokens = view.argument_tokens | frozenset(
-        t for t in said if len(t) >= 3 and has_digit(t)
+        # (a word of letters holds no digit: most are passed over without looking at each)
+        t
+        for t in said
+        if len(t) >= 3 and not t.isalpha() and has_digit(t)
     )
     view.value_tokens = tuple(
         found
-        for found in (frozenset(parts.tokens(text)) & view.specific_tokens for text in values)
+        for found in (view.specific_tokens.intersection(parts.found(text)) for text in values)
         if found
     )
     view.keywords = weights
@@ -195,6 +199,12 @@ class Tokenised:
         if len(text) <= SHORT_TEXT:
             return tokens(text, self.stopwords)
         return set(self._list(text))
+
+    def found(self, text: str) -> Collection[str]:
+        """The tokens of ``tokens(text)``, as kept (to look them up, not to change them)."""
+        if len(text) <= SHORT_TEXT:
+            return short_tokens(text, self.stopwords)
+        return self._list(text)
 
     def joined(self, texts: list[str]) -> set[str]:
         """``tokens(" ".join(texts))``."""
