@@ -50,6 +50,11 @@ def words(text: str) -> list[str]:
     ]
 
 
+def written_words(text: str) -> list[str]:
+    """The words and ids of a text as written (``words`` lower-cases them)."""
+    return _WORD.findall(GROUPED_NUMBER.sub("", text))
+
+
 def tokens(text: str, stopwords: frozenset[str]) -> set[str]:
     """Distinctive tokens of a text: words, their parts (ids split at - _ . / and camelCase)
     and stems; no stop words, no tiny words."""
@@ -91,10 +96,17 @@ def first_tokens(text: str, stopwords: frozenset[str], limit: int) -> list[str]:
 def word_tokens(text: str, stopwords: frozenset[str]) -> list[frozenset[str]]:
     """The tokens of each word of a text that has any, in order (to find words said side by
     side)."""
-    found = (
-        frozenset(_word_tokens(w, stopwords)) for w in _WORD.findall(GROUPED_NUMBER.sub("", text))
-    )
-    return [t for t in found if t]
+    found: list[frozenset[str]] = []
+    known = _known_words(stopwords)
+    before = len(known)
+    for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
+        found_here = known.get(word)
+        if found_here is None:
+            found_here = known[word] = _word_tokens(word, stopwords)
+        if found_here:
+            found.append(frozenset(found_here))
+    _forget_words(len(known) - before)
+    return found
 
 
 def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
@@ -102,9 +114,7 @@ def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
     A plain loop over the words, not a generator: result data has millions of words."""
     found: list[str] = []
     extend = found.extend
-    known = _KNOWN_WORDS.get(stopwords)
-    if known is None:
-        known = _KNOWN_WORDS[stopwords] = {}
+    known = _known_words(stopwords)
     get = known.get
     before = len(known)
     for word in _WORD.findall(GROUPED_NUMBER.sub("", text)):
@@ -112,11 +122,23 @@ def token_list(text: str, stopwords: frozenset[str]) -> list[str]:
         if found_here is None:
             found_here = known[word] = _word_tokens(word, stopwords)
         extend(found_here)
-    _KEPT[0] += len(known) - before
+    _forget_words(len(known) - before)
+    return found
+
+
+def _known_words(stopwords: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    known = _KNOWN_WORDS.get(stopwords)
+    if known is None:
+        known = _KNOWN_WORDS[stopwords] = {}
+    return known
+
+
+def _forget_words(added: int) -> None:
+    """Count the words just kept; past ``KNOWN_WORDS`` of them, forget them all."""
+    _KEPT[0] += added
     if _KEPT[0] > KNOWN_WORDS:
         _KNOWN_WORDS.clear()
         _KEPT[0] = 0
-    return found
 
 
 # Words recur (data holds the same names and values again and again): the tokens of each are

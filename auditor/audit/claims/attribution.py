@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import KeysView, Sequence
 
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
 from auditor.audit.words import has_digit, tokens
-from auditor.rules_loader import CuePack
+from auditor.rules_loader import CompiledCue, CuePack
 
 _REQUEST_PART_END = re.compile(r"[?!.;:,]\s+|\n+|\?")
 
@@ -35,36 +35,32 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     """
     text_positions = sorted({u.position for u in units})
     by_index = {c.index: c for c in calls}
-    universal_cues = pack.of_kind("universal")
-    success_cues = pack.of_kind("success")
-    empty_cues = pack.of_kind("empty")  # "You're on 0 points": with one lookup, its answer
-    failure_cues = pack.of_kind("failure")
     loose: list[tuple[Unit, list[CallView]]] = []
-    in_reply_at: dict[int, list[CallView]] = {}  # the units of one text share their calls
+    # The units of one text share their calls, and what is worked out from the calls alone.
+    in_reply_at: dict[int, _InReply] = {}
     for unit in units:
-        if unit.position not in in_reply_at:
-            in_reply_at[unit.position] = [c for c in calls if in_reply(c, unit.position)]
-        candidates = in_reply_at[unit.position]
+        here = in_reply_at.get(unit.position)
+        if here is None:
+            here = in_reply_at[unit.position] = _InReply(
+                [c for c in calls if in_reply(c, unit.position)], text_positions
+            )
+        candidates = here.candidates
         if not candidates:
             continue
-        recent = _recent(candidates, text_positions)
+        recent = here.recent
+        said = unit.tokens
+        common = [said & call.keywords.keys() for call in candidates]
         frequency: dict[str, int] = {}
-        for call in candidates:
-            for token in unit.tokens & call.keywords.keys():
+        for found in common:
+            for token in found:
                 frequency[token] = frequency.get(token, 0) + 1
         if unit.reading is None:
             unit.reading = read_unit(unit, pack)
         single = len(recent) == 1
-        # A word every tool of the turn has in its name (a vendor's: "billing" of
-        # billing_get_customer and billing_create_invoice) names none of them.
-        shared_name_words = (
-            frozenset.intersection(*(c.name_tokens for c in candidates))
-            if len(candidates) > 1
-            else frozenset()
-        )
+        shared_name_words = here.shared_name_words
         scores = {}
-        for call in candidates:
-            shared = unit.tokens & call.keywords.keys() - shared_name_words
+        for call, found, kept in zip(candidates, common, here.kept_keys, strict=True):
+            shared = _scored(said, call.keywords.keys(), found, shared_name_words, kept)
             if _past_its_reply(call, unit):
                 # The final message of a long run speaks of an early step only by naming what
                 # it alone acted on (its ids and values): the tool's own words, and values every
@@ -80,10 +76,8 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         # The words of a tool's name name its action ("the refund went through"): the call whose
         # name the unit uses most is spoken of, whatever data the other calls share with it.
         named = {
-            c.index: 0
-            if _past_its_reply(c, unit)
-            else len(unit.tokens & (c.name_tokens - shared_name_words))
-            for c in candidates
+            c.index: 0 if _past_its_reply(c, unit) else len(said & own_name)
+            for c, own_name in zip(candidates, here.own_name_tokens, strict=True)
         }
         most_named = max(named.values())
         # A value only this call acted on (an id, a code, a title) names it too.
@@ -133,7 +127,7 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
         )
         if family & exclusive:
             family &= exclusive  # "RX-1002 not approved" names one of the family's calls
-        if any(c.search(unit.cue_text) for c in universal_cues):
+        if any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text)):
             unit.calls = {c.index for c in recent}
             unit.direct = True
         elif tied or identity_calls or family:
@@ -141,7 +135,8 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             unit.direct = True
         elif single and any(
             c.search(unit.cue_text)
-            for c in (success_cues + empty_cues if recent[0].reads else success_cues)
+            # "You're on 0 points": with one lookup, its answer
+            for c in _cues(pack, ("success", "empty") if recent[0].reads else ("success",), unit)
         ):
             unit.calls = {recent[0].index}
             unit.direct = True
@@ -154,13 +149,18 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
     for unit, candidates in loose:
         if unit.calls:
             continue
-        if any(c.search(unit.cue_text) for c in failure_cues + success_cues):
+        if any(c.search(unit.cue_text) for c in _cues(pack, ("failure", "success"), unit)):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
 
 
 # Failure cues whose subject is the assistant ("I couldn't move it"), never the subject matter.
 SAYS_IT_COULD_NOT = (".failure.inability",)
+
+
+def _cues(pack: CuePack, kinds: tuple[str, ...], unit: Unit) -> list[CompiledCue]:
+    """The cues of ``kinds``, in that order, that may match the unit's cue text."""
+    return [cue for kind in kinds for cue in pack.of_kind(kind, unit.cue_text)]
 
 
 def _after_a_failed_step(units: list[Unit], calls: list[CallView]) -> None:
@@ -235,6 +235,44 @@ def _by_returned_data(unit: Unit, tied: set[int], by_index: dict[int, CallView])
         if echoed and echoed != set(indexes):
             kept -= set(indexes) - echoed
     return kept
+
+
+class _InReply:
+    """The calls a text at one position may speak of, and what the attribution of each of its
+    units needs of them alone."""
+
+    __slots__ = ("candidates", "kept_keys", "own_name_tokens", "recent", "shared_name_words")
+
+    def __init__(self, candidates: list[CallView], text_positions: list[int]) -> None:
+        self.candidates = candidates
+        self.recent = _recent(candidates, text_positions) if candidates else []
+        # A word every tool of the turn has in its name (a vendor's: "billing" of
+        # billing_get_customer and billing_create_invoice) names none of them.
+        self.shared_name_words = (
+            frozenset.intersection(*(c.name_tokens for c in candidates))
+            if len(candidates) > 1
+            else frozenset()
+        )
+        self.own_name_tokens = [c.name_tokens - self.shared_name_words for c in candidates]
+        # the size of each call's ``keywords.keys() - shared_name_words``
+        self.kept_keys = [
+            len(c.keywords) - len(self.shared_name_words & c.keywords.keys()) for c in candidates
+        ]
+
+
+def _scored(
+    said: frozenset[str], keys: KeysView[str], found: set[str], left_out: frozenset[str], kept: int
+) -> set[str]:
+    """``said & keys - left_out`` (``found`` is ``said & keys``, ``kept`` the size of ``keys -
+    left_out``), without copying ``keys`` into a set for every sentence and call. The set is
+    built as that expression builds it, so that it is iterated in the same order (the scores
+    are sums of floats over it): an intersection of sets walks the smaller one, here ``said``
+    when it is smaller, adding each of its words that is in the other in turn."""
+    if kept > len(said):
+        if not left_out:
+            return found  # made the same way: ``said`` walked, each key added in turn
+        return {t for t in said if t in keys and t not in left_out}
+    return said & keys - left_out
 
 
 def _recent(candidates: list[CallView], text_positions: list[int]) -> list[CallView]:

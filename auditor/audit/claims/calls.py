@@ -4,6 +4,7 @@ result data and error, tokenised once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
@@ -19,6 +20,7 @@ from auditor.audit.words import (
     is_specific,
     name_words,
     names_a_thing,
+    short_tokens,
     token_list,
     tokens,
     word_tokens,
@@ -72,6 +74,7 @@ class CallView:
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     missing_tokens: frozenset[str] = frozenset()  # the words of those fields' names
     context_text: str = ""  # the person's request and data the conversation showed before
+    context_of: Callable[[], str] | None = None  # or what makes that text, when first needed
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     error_pairs: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()  # those, side by side
@@ -97,8 +100,9 @@ class CallView:
     def quoted_text(self) -> str:
         """Result data, argument values and the request, lower-cased: what a sentence may quote.
         Made only for a sentence that could be quoting (few are)."""
+        context = self.context_text if self.context_of is None else self.context_of()
         return GROUPED_NUMBER.sub(
-            "", " ".join((self.data_text, self.argument_text, self.context_text)).lower()
+            "", " ".join((self.data_text, self.argument_text, context)).lower()
         )
 
 
@@ -147,26 +151,27 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     # as of f"{name} {server} {argument_text}", which ends on a space when there are no values
     view.action_tokens = parts.joined([name, server, *(values or [""])])
     view.specific_tokens = view.argument_tokens | frozenset(
-        t for t in said if len(t) >= 3 and has_digit(t)
+        # (a word of letters holds no digit: most are passed over without looking at each)
+        t
+        for t in said
+        if len(t) >= 3 and not t.isalpha() and has_digit(t)
     )
     view.value_tokens = tuple(
         found
-        for found in (frozenset(parts.tokens(text)) & view.specific_tokens for text in values)
+        for found in (view.specific_tokens.intersection(parts.found(text)) for text in values)
         if found
     )
     view.keywords = weights
     # The words an error uses for the problem itself ("not enough seats"), not for the thing it
     # happened to: a reply that says them again is telling the person what went wrong.
+    # (the tokens of its words are those of the text: it is tokenised once)
+    error_words = word_tokens(view.error_text[:ERROR_CHARS], stopwords)
     view.error_tokens = frozenset(
         token
-        for token in tokens(view.error_text[:ERROR_CHARS], stopwords) - said - view.name_tokens
+        for token in set().union(*error_words) - said - view.name_tokens
         if not has_digit(token)
     )
-    problem = [
-        found & view.error_tokens
-        for found in word_tokens(view.error_text[:ERROR_CHARS], stopwords)
-        if found & view.error_tokens
-    ]
+    problem = [found & view.error_tokens for found in error_words if found & view.error_tokens]
     # two different words ("error: API error" says one word twice)
     view.error_pairs = tuple((a, b) for a, b in pairwise(problem) if not a & b)
     view.data_text, view.argument_text = data, argument_text
@@ -194,6 +199,12 @@ class Tokenised:
         if len(text) <= SHORT_TEXT:
             return tokens(text, self.stopwords)
         return set(self._list(text))
+
+    def found(self, text: str) -> Collection[str]:
+        """The tokens of ``tokens(text)``, as kept (to look them up, not to change them)."""
+        if len(text) <= SHORT_TEXT:
+            return short_tokens(text, self.stopwords)
+        return self._list(text)
 
     def joined(self, texts: list[str]) -> set[str]:
         """``tokens(" ".join(texts))``."""

@@ -91,6 +91,8 @@ class Reading:
 
 
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
+    # Each kind's cues are taken as ``of_kind(kind, text)`` gives them for the text they are
+    # searched in: those that may match it, in pack order (a cue left out finds nothing there).
     text = unit.cue_text
     for cue in pack.of_kind("not_failure"):
         text = cue.sub(" ", text)  # "no errors", "0 failed"
@@ -107,12 +109,12 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
     for cue in pack.of_kind("habitual", text):
         without_habits = cue.sub(" ", without_habits)  # "refunds usually land within 5-10 days"
     habitual, text = without_habits != text, without_habits
-    past = any(c.search(text) for c in pack.of_kind("past"))
+    past = any(c.search(text) for c in pack.of_kind("past", text))
     # The items of a list put to the person as a question or a condition ("If her card is
     # declined, what next? 1) retry in 3 days …") are choices, not reports.
     hypothetical = bool(unit.listed_under) and (
         bool(_QUESTION_END.search(unit.listed_under))
-        or any(c.search(unit.listed_under) for c in pack.of_kind("hypothetical"))
+        or any(c.search(unit.listed_under) for c in pack.of_kind("hypothetical", unit.listed_under))
     )
     failures = (
         ()
@@ -129,12 +131,12 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         # what a sentence about the past says was done was done then, not by this turn's calls
         success=None
         if past
-        else next((c.id for c in pack.of_kind("success") if c.search(text)), None),
+        else next((c.id for c in pack.of_kind("success", text) if c.search(text)), None),
         question=bool(_QUESTION_END.search(unit.text)),
         aside=(
             past
             or unit.heading
-            or any(c.search(unit.text) for c in pack.of_kind("filler"))
+            or any(c.search(unit.text) for c in pack.of_kind("filler", unit.text))
             # a line that ends with a colon introduces; it presents what a list or table
             # under it shows
             or (bool(_INTRO_END.search(unit.text)) and not unit.introduces)
@@ -149,19 +151,21 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             or (unit.listed_under and c.search(unit.listed_under))
             for c in pack.of_kind("offer")
         ),
-        asks_to_confirm=any(c.search(unit.cue_text) for c in pack.of_kind("confirm")),
+        asks_to_confirm=any(
+            c.search(unit.cue_text) for c in pack.of_kind("confirm", unit.cue_text)
+        ),
         speaks_of_identity=speaks_of_identity(unit.text, pack),
-        empty=next((c.id for c in pack.of_kind("empty") if c.search(text)), None),
-        regret=next((c.id for c in pack.of_kind("regret") if c.search(text)), None),
-        advice=any(c.search(text) for c in pack.of_kind("advice")),
+        empty=next((c.id for c in pack.of_kind("empty", text) if c.search(text)), None),
+        regret=next((c.id for c in pack.of_kind("regret", text) if c.search(text)), None),
+        advice=any(c.search(text) for c in pack.of_kind("advice", text)),
         habitual=habitual,
-        result=any(c.search(text) for c in pack.of_kind("result")),
+        result=any(c.search(text) for c in pack.of_kind("result", text)),
         conditional=conditional,
-        underway=any(c.search(unit.text) for c in pack.of_kind("underway")),
+        underway=any(c.search(unit.text) for c in pack.of_kind("underway", unit.text)),
         recounts=next(
             (
                 (c.id, found.group("thing"))
-                for c in pack.of_kind("recounts")
+                for c in pack.of_kind("recounts", unit.text)
                 if (found := c.search(unit.text))
             ),
             None,

@@ -3,9 +3,10 @@ the reply's language."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from auditor.audit.claims.calls import CallView, prepare_call
@@ -86,9 +87,15 @@ def read_claims(
                 )
             continue
         # The person's request and what the previous turn showed; a long agent run's own data
-        # is not context, or nearly any phrase would be found in it.
-        shown_before = joined_head(map(data_of, by_turn.get(turn - 1, [])), CONTEXT_CHARS)
-        context = requests.get(turn, "") + " " + shown_before
+        # is not context, or nearly any phrase would be found in it. Made only when a sentence
+        # could be quoting it (few are), once for the turn.
+        context = functools.cache(
+            lambda turn=turn: (
+                requests.get(turn, "")
+                + " "
+                + joined_head(map(data_of, by_turn.get(turn - 1, [])), CONTEXT_CHARS)
+            )
+        )
         views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
@@ -152,7 +159,9 @@ def _ready_at(slot: CallSlot) -> int:
     )
 
 
-def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -> CallView:
+def _view(
+    index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: Callable[[], str]
+) -> CallView:
     view = CallView(
         index=index,
         name=slot.call.name,
@@ -166,7 +175,7 @@ def _view(index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: str) -
         reads=slot.impact in ("read", "identity"),
         probe=slot.probe,
         missing=slot.decision.missing if slot.decision else (),
-        context_text=context,
+        context_of=context,
     )
     command = command_of(slot.call, rules.impact)
     if command is not None:

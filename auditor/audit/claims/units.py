@@ -134,9 +134,6 @@ class Unit:
 
 def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) -> list[Unit]:
     """Sentences and clauses of one assistant text, markdown removed."""
-    contrast = pack.of_kind("contrast")
-    boundary = pack.of_kind("clause")
-    concession = pack.of_kind("concession")
     units: list[Unit] = []
     if "```" in text:  # each pattern below is tried only on a line that holds its marks
         text = _FENCE.sub("\n", text)  # a fenced block is data shown, not a sentence
@@ -160,7 +157,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         for sentence in _sentences(shown):
             if not sentence.strip():
                 continue
-            pieces = _clauses(sentence, contrast, boundary, concession)
+            pieces = _clauses(sentence, pack)
             for clause_index, (clause, is_contrast, is_concession) in enumerate(pieces):
                 clause = clause[:UNIT_CHARS]  # no sentence is this long; cues stay cheap
                 coded = "`" in clause
@@ -188,10 +185,11 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
     return units
 
 
-def _clauses(
-    sentence: str, contrast: Sequence, boundary: Sequence, concession: Sequence
-) -> list[tuple[str, bool, bool]]:
+def _clauses(sentence: str, pack: CuePack) -> list[tuple[str, bool, bool]]:
     """(clause, follows a contrast word, is a concession) for each clause of a sentence."""
+    # the cues that may match the sentence (of_kind), in pack order: the others find nothing
+    contrast = pack.of_kind("contrast", sentence)
+    boundary = pack.of_kind("clause", sentence)
     cuts = {0: _starts_with(sentence, contrast)}
     for cue in contrast:
         for match in cue.finditer(sentence):
@@ -208,7 +206,9 @@ def _clauses(
         if not piece.strip(" ,;:—–-"):
             continue
         is_contrast = cuts[start]
-        match = next((m for cue in concession for m in [cue.search(piece)] if m), None)
+        match = next(
+            (m for cue in pack.of_kind("concession", piece) for m in [cue.search(piece)] if m), None
+        )
         if match is None:
             out.append((piece, is_contrast, False))
             continue
