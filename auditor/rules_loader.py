@@ -370,7 +370,7 @@ class CompiledCue:
     # first asked for it: most logs are in one or two of the seven languages.
 
     def __reduce__(self) -> tuple[Any, ...]:
-        fields = (self.id, self.kind, self.source, self.pattern, self.filter, self.bit)
+        fields = (getattr(self, name) for name in _PICKLED_FIELDS)
         return _unpickled_cue, (self.regex.pattern, self.regex.flags, *fields)
 
     def __getattr__(self, name: str) -> Any:
@@ -382,11 +382,13 @@ class CompiledCue:
         raise AttributeError(name)
 
 
+_PICKLED_FIELDS = ("id", "kind", "source", "pattern", "filter", "bit")  # all but ``regex``
+
+
 def _unpickled_cue(written: str, flags: int, *fields: Any) -> CompiledCue:
     """A cue as pickled by ``CompiledCue.__reduce__``, its ``regex`` not compiled yet."""
     cue = object.__new__(CompiledCue)
-    names = ("id", "kind", "source", "pattern", "filter", "bit")
-    for name, value in zip(names, fields, strict=True):
+    for name, value in zip(_PICKLED_FIELDS, fields, strict=True):
         object.__setattr__(cue, name, value)
     object.__setattr__(cue, "_uncompiled", (written, flags))
     return cue

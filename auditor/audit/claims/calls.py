@@ -73,8 +73,8 @@ class CallView:
     probe: bool = False  # a failed read the agent moved past with further calls
     missing: tuple[str, ...] = ()  # fields a partial answer lacks: the sentence to quote
     missing_tokens: frozenset[str] = frozenset()  # the words of those fields' names
-    context_text: str = ""  # the person's request and data the conversation showed before
-    context_of: Callable[[], str] | None = None  # or what makes that text, when first needed
+    # makes the person's request and the data the conversation showed before, when first needed
+    context_of: Callable[[], str] | None = None
     keywords: dict[str, float] = field(default_factory=dict)
     error_tokens: frozenset[str] = frozenset()  # words of its error that name the problem
     error_pairs: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()  # those, side by side
@@ -100,7 +100,7 @@ class CallView:
     def quoted_text(self) -> str:
         """Result data, argument values and the request, lower-cased: what a sentence may quote.
         Made only for a sentence that could be quoting (few are)."""
-        context = self.context_text if self.context_of is None else self.context_of()
+        context = "" if self.context_of is None else self.context_of()
         return GROUPED_NUMBER.sub(
             "", " ".join((self.data_text, self.argument_text, context)).lower()
         )

@@ -202,7 +202,7 @@ def _decide(
     # your signature on the PDF") beside an outright "you're booked" is a detail of what was
     # done.
     # A sentence that says itself what is missing ("to finish the transfer I still need a
-    # document, a lease already registado") is not outweighed by a participle in it.
+    # lease already registered") is not outweighed by a participle in it.
     if any(r.success for _, r in content):
         failures = [
             (u, r)
@@ -272,9 +272,10 @@ def _speaks_of_the_write(unit: Unit, call: CallView) -> bool:
     """A write is done or not: a sentence that names neither its action, nor the values it
     acted on, nor where things stand now speaks of something else ("the renewal notice is due
     by 1 July" after a notice that failed to send)."""
-    actions = unit.reading.actions if unit.reading is not None else frozenset()
-    if unit.reading is not None and ends_the_target_instead(unit.reading, call):
+    reading = unit.reading
+    if reading is not None and ends_the_target_instead(reading, call):
         return False
+    actions = reading.actions if reading is not None else frozenset()
     # "That's committed on origin/hotfix-payroll": the values of a failed push, with the verb
     # of another action
     other_verbs = bool(actions) and not actions & call.actions
