@@ -99,10 +99,7 @@ class Workers:
         for worker in left:
             worker.connection.close()
         for worker in left:
-            worker.process.join(timeout=5)
-            if worker.process.exitcode is None:
-                worker.process.kill()
-                worker.process.join()
+            _end(worker)
 
 
 def start_early(paths: list[str | Path], jobs: int) -> Workers | None:
@@ -240,8 +237,13 @@ def _stop(workers: list[_Worker], feeder: threading.Thread, completed: bool) -> 
             worker.process.terminate()
     feeder.join()
     for worker in workers:
-        worker.process.join(timeout=5)
-        if worker.process.exitcode is None:
-            worker.process.kill()
-            worker.process.join()
+        _end(worker)
         worker.connection.close()
+
+
+def _end(worker: _Worker) -> None:
+    """Wait a little for a worker told to end, then kill it if it has not."""
+    worker.process.join(timeout=5)
+    if worker.process.exitcode is None:
+        worker.process.kill()
+        worker.process.join()
