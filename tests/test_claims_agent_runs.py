@@ -130,7 +130,14 @@ def test_a_thought_the_agent_wrote_to_itself_does_not_take_the_reply_from_a_fail
 
 @pytest.mark.parametrize(
     "first_words",
-    ["Now the changelog.", "Next: the release notes.", "Then the tag."],
+    [
+        "Now the changelog.",
+        "Next: the release notes.",
+        "Then the tag.",
+        "Actually, let me first check how the hook is configured.",
+        "Hmm, let me look at the stash before anything else.",
+        "OK, I'll check the branch settings next.",
+    ],
 )
 def test_a_step_announced_right_after_a_failure_does_not_report_it(first_words):
     row = after_push(first_words)

@@ -304,6 +304,29 @@ def test_a_corrected_id_of_the_same_record_recovers_a_lookup():
     assert rows["a"]["recovered_by"] == "b"
 
 
+def deploys(first: str, second: str) -> dict:
+    """A deploy refused in one environment, then the same service deployed to ``second``."""
+    return audit(
+        chat(
+            user("Ship billing 2.4."),
+            assistant(None, call("a", "deploy_service", service="billing", environment=first)),
+            tool("a", text_block(f"change freeze in effect for {first}"), isError=True),
+            assistant(None, call("b", "deploy_service", service="billing", environment=second)),
+            tool("b", json.dumps({"status": "deployed", "environment": second})),
+            assistant("Deployed."),
+        )
+    )
+
+
+@pytest.mark.parametrize("second", ["staging", "eu-west-1-canary"])
+def test_a_tool_call_in_another_place_does_not_recover_it(second):
+    assert deploys("prod", second)["a"]["recovered"] is False
+
+
+def test_a_tool_call_retried_in_the_same_place_recovers_it():
+    assert deploys("prod", "prod")["a"]["recovered_by"] == "b"
+
+
 # ----------------------------------------------------------------------------- the next turn
 def refused_booking(reply: str, answer: str) -> dict:
     """A booking refused, the assistant's reply, the person's answer, and a second booking."""
@@ -380,6 +403,52 @@ def test_a_corrected_option_named_by_its_part_is_a_recovery():
         )
     )
     assert rows["a"]["recovered_by"] == "b"
+
+
+def installment_change(reply: str, answer: str) -> dict:
+    """A change refused for a missing meter reading, a reply asking for it, the person's
+    reading, and the change sent again with it."""
+    return audit(
+        chat(
+            user("Lower my monthly payment to 85, account 4471-220-93."),
+            assistant(None, call("a", "update_installment", account="4471-220-93", amount=85)),
+            tool(
+                "a",
+                "Installment change requires a meter reading from the last 60 days.",
+                isError=True,
+            ),
+            assistant(reply),
+            user(answer),
+            assistant(
+                None,
+                call("b", "update_installment", account="4471-220-93", amount=85, reading=48213),
+            ),
+            tool("b", json.dumps({"account": "4471-220-93", "amount": 85, "saved": True})),
+            assistant("Saved."),
+        )
+    )["a"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "It needs a recent meter reading. Send me today's and I'll put the change through.",
+        "I'll need a meter reading from the last 60 days before I can lower it.",
+        "Wenn Sie mir Ihren aktuellen Zählerstand nennen, setze ich den Abschlag gleich neu.",
+        "Necesito una lectura reciente del contador; en cuanto me la indique, lo cambio.",
+        "Il me faut un relevé de compteur récent : donnez-le-moi et je relance le changement.",
+        "Daarvoor heb ik een recente meterstand nodig. Stuur hem door, dan pas ik het aan.",
+        "Mi serve una lettura recente del contatore: me la comunichi e aggiorno la rata.",
+        "Preciso de uma leitura recente do contador. Envie-me e eu altero a prestação.",
+    ],
+)
+def test_a_value_asked_for_without_a_question_mark_then_given_is_a_recovery(reply):
+    assert installment_change(reply, "48213 kWh, read today.")["recovered_by"] == "b"
+
+
+def test_a_retry_with_a_value_nobody_asked_for_is_no_recovery():
+    row = installment_change("The system turned the change down.", "48213 kWh, read today.")
+    assert row["recovered"] is False
 
 
 def test_a_retry_on_a_date_nobody_named_is_no_recovery():

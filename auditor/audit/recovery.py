@@ -13,6 +13,7 @@ A *probe* is a failed read the assistant moved past with further calls in the sa
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -331,6 +332,7 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     if not isinstance(arguments, dict):
         return found
     id_like: tuple[str, str] | None = None
+    place_keys = _place_keys(rules.place_options)
     for key, value in arguments.items():
         norm = _KEY_SPLIT.sub("_", str(key)).lower()
         if isinstance(value, (dict, list)):
@@ -340,6 +342,9 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
         text = str(value).strip()
         if not text:
             continue
+        if norm in place_keys:
+            # ``"environment": "staging"`` after a deploy to prod was refused: another place
+            found.places.add(text.lower())
         if norm in rules.content_keys:
             found.content |= _content_words(text)
         elif norm in rules.query_keys:
@@ -355,6 +360,17 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     if not found.values and id_like is not None:
         found.values[id_like[0]] = id_like[1]
     return found
+
+
+@functools.cache
+def _place_keys(place_options: frozenset[str]) -> frozenset[str]:
+    """The argument keys of a tool call that say where it acts: the command line's place
+    options as keys (``--kube-context`` is ``kube_context``)."""
+    return frozenset(
+        option.lstrip("-").replace("-", "_")
+        for option in place_options
+        if len(option.lstrip("-")) > 1
+    )
 
 
 def _content_words(text: str) -> set[str]:

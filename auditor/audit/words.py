@@ -24,6 +24,7 @@ GROUPED_NUMBER = re.compile(r"[,\u202f\u00a0](?<=\d[,\u202f\u00a0])(?=\d{3}\b)")
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NO_CENTS = re.compile(r"[.,]0+$")  # a decimal part that says nothing
 
 
 _SUFFIX = re.compile(r"(?:ing|ed|s)$")
@@ -152,7 +153,9 @@ def _word_tokens(word: str, stopwords: frozenset[str]) -> tuple[str, ...]:
     """The tokens of one word: itself, its parts and stems (words recur, so this is cached)."""
     raw = word.strip("'")
     if _NUMBER.fullmatch(raw):
-        return (raw,)
+        # "40.0" in a call's arguments is the "€40" of the reply, "65,00" the 65
+        whole = _NO_CENTS.sub("", raw)
+        return (raw,) if whole == raw else (raw, whole)
     pieces = [raw, *_SUBWORD.split(raw)]
     pieces += [
         part for piece in pieces if piece.isalpha() for part in _CAMEL.sub(" ", piece).split()

@@ -31,6 +31,23 @@ def test_of_two_calls_of_one_action_the_one_whose_target_is_named_is_spoken_of()
     assert units[0].calls == {0}
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The €40 for the cracked mug is on its way back to Aoife.",
+        "Aoife's 40 is back on her card.",
+        "Die 40 € sind schon unterwegs.",
+    ],
+)
+def test_an_amount_written_otherwise_names_the_twin_that_was_for_it(sentence):
+    calls = [
+        action(0, "issue_refund", order="8829", amount=40.0),
+        action(1, "issue_refund", error="charge_already_refunded", order="8830", amount=65.0),
+    ]
+    units = reply(sentence, calls)
+    assert unit_saying(units, "40").calls == {0}
+
+
 def test_both_x_and_y_speaks_of_the_world_not_of_both_calls():
     calls = [
         lookup(0, "check_availability", date="2026-12-03"),

@@ -7,8 +7,8 @@ from auditor.audit.claims.judge import judge_reply
 from auditor.model import Claim
 
 
-def claims(text: str, calls, language: str = "en") -> list[Claim]:
-    decisions = judge_reply(calls, [(100, text)], pack(language))
+def claims(text: str, calls, language: str = "en", request: str = "") -> list[Claim]:
+    decisions = judge_reply(calls, [(100, text)], pack(language), request)
     return [decisions[c.index].claim for c in calls]
 
 
@@ -199,6 +199,33 @@ def test_the_values_a_failed_write_was_to_set_still_claim_it_was_done(call, repl
 def test_a_lookup_that_failed_still_claims_what_its_reply_presents():
     call = lookup(0, "check_availability", error="503", station="Porto City")
     assert claims("Porto City has a Renault Clio at 38.90 a day.", [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "reply", "language"),
+    [
+        ("What's my balance right now?", "get_account_summary", "Your balance is $2,310.55.", "en"),
+        ("¿Cuánto saldo me queda en el bono?", "get_pass", "Te quedan 7 viajes de saldo.", "es"),
+        (
+            "Wie viele Urlaubstage habe ich noch?",
+            "get_leave_balance",
+            "Sie haben noch 14 Urlaubstage übrig.",
+            "de",
+        ),
+        ("Combien de crédits me reste-t-il ?", "get_wallet", "Il vous reste 38 crédits.", "fr"),
+    ],
+)
+def test_a_value_in_the_words_of_the_question_answers_the_one_lookup(
+    question, tool, reply, language
+):
+    call = lookup(0, tool, error="503 Service Unavailable", member="m-7730")
+    assert claims(reply, [call], language, question) == [Claim.SUCCESS]
+
+
+def test_a_value_on_another_subject_does_not_answer_the_one_lookup():
+    call = lookup(0, "get_account_summary", error="503 Service Unavailable", member="m-7730")
+    reply = "By the way, branches open at 9 tomorrow."
+    assert claims(reply, [call], "en", "What's my balance right now?") == [Claim.NEUTRAL]
 
 
 @pytest.mark.parametrize(

@@ -140,6 +140,42 @@ def test_an_obstacle_or_an_alternative_reports_the_failure(sentence):
     assert reading(sentence, action(0, "book_seat", error="409 Conflict")).failure
 
 
+def test_a_decision_left_to_the_person_is_no_booking():
+    result = reading("The final call is yours to make.", action(0, "book_seat", error="409"))
+    assert not result.success
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Wed 11:30 implant consult: not booked, it clashes with a crown fit.",
+        "The reminder to Ines was never sent.",
+        "Hotel: wasn't booked (no rooms left).",
+    ],
+)
+def test_a_done_verb_after_a_negation_says_it_was_not_done(sentence):
+    result = reading(sentence, action(0, "book_seat", error="409 Conflict"))
+    assert result.failure and not result.success
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Your payment has gone through.",
+        "That's taken care of.",
+        "It's gone through fine, you're set for the 14th.",
+        "Everything's taken care of for Saturday.",
+        "The order's gone ahead as planned.",
+        "Seat 9C is locked in for the morning flight.",
+        "The Saturday table is yours.",
+        "Both lockers are all yours until June.",
+    ],
+)
+def test_idioms_of_a_done_booking_say_it_was_done(sentence):
+    result = reading(sentence, action(0, "book_seat", error="409 Conflict"))
+    assert result.success and not result.failure
+
+
 @pytest.mark.parametrize(
     ("sentence", "language"),
     [
@@ -170,6 +206,25 @@ def test_someone_already_holding_the_slot_reports_the_failure(sentence, language
 )
 def test_failure_words_that_describe_a_record_report_no_failure(sentence):
     assert not reading(sentence, action(0, "update_refund", error="500 Internal")).failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "There's a pending transfer of £40 to J. Moss that hasn't gone through yet.",
+        "Invoice 2291 for €310 hasn't been paid yet.",
+        "One debit of $62.10 from Columbia Gas has not posted.",
+    ],
+)
+def test_a_record_not_yet_done_is_what_a_failed_lookup_was_to_fetch(sentence):
+    call = lookup(0, "get_account_balance", error="503 Service Unavailable", account="acc-77")
+    result = reading(sentence, call)
+    assert not result.failure
+
+
+def test_a_failed_write_not_done_on_its_own_values_reports_the_failure():
+    call = action(0, "pay_invoice", error="401", invoice="2291", amount="310")
+    assert reading("Invoice 2291 for €310 hasn't been paid yet.", call).failure
 
 
 def test_a_table_row_naming_other_records_describes_them():

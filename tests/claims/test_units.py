@@ -61,10 +61,17 @@ def test_code_is_masked_for_cues_but_kept_for_the_person():
         ("Thanks, Prof. Adeyemi, the file is updated.", "en"),
         ("Rechnung Nr. 12 ist bezahlt.", "de"),
         ("Sra. López ya tiene otra reserva.", "es"),
+        ("A transfer of £40 to J. Moss hasn't gone through yet.", "en"),
+        ("Le colis pour Mme A. Girard est parti.", "fr"),
     ],
 )
 def test_a_title_or_abbreviation_does_not_end_a_sentence(text, language):
     assert {unit.sentence for unit in split_units(text, 1, 0, pack(language))} == {0}
+
+
+def test_a_capital_letter_before_a_new_sentence_still_ends_it():
+    units = split_units("I'd pick option B. It's the cheaper one.", 1, 0, pack())
+    assert {unit.sentence for unit in units} == {0, 1}
 
 
 def test_a_line_ending_with_a_colon_introduces_the_list_or_table_under_it():

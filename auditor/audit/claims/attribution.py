@@ -20,12 +20,16 @@ TIE_RATIO = 0.6  # calls scoring at least this share of the best one are spoken 
 OTHER_PART_WORDS = 2  # words a sentence must share with another part of the request
 
 
-def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
+def attribute(
+    units: list[Unit], calls: list[CallView], pack: CuePack, asked: frozenset[str] = frozenset()
+) -> None:
     """Tie each unit to the calls it speaks about (sets ``unit.calls`` and ``unit.direct``).
+    ``asked``: the words of the person's request.
 
     A unit is tied *directly* when its own words match a call better than the others, when it
     speaks of who the person is and an identity tool was called, when it says "both" or
-    "everything", or (with a single call to speak of) when it says outright that it was done.
+    "everything", or (with a single call to speak of) when it says outright that it was done,
+    or, after a lookup, gives a value in the words of the person's question.
     Other units continue the sentence or paragraph before them; failure and success statements
     tied to nothing go to the calls the reply does not otherwise speak of.
 
@@ -142,6 +146,15 @@ def attribute(units: list[Unit], calls: list[CallView], pack: CuePack) -> None:
             unit.direct = True
         elif single:
             unit.calls = {recent[0].index}
+            # "Tienes 12.450 puntos" after "¿Cuántos puntos tengo?": the one lookup's answer,
+            # in the words the person asked with rather than the tool's (who the person is
+            # is not what they asked about)
+            unit.direct = (
+                recent[0].reads
+                and not recent[0].identity_tool
+                and bool(said & asked)
+                and any(has_digit(token) for token in said - asked)
+            )
         else:
             loose.append((unit, recent))
     _inherit(units)

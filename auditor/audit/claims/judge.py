@@ -63,8 +63,8 @@ def judge_reply(
         new = split_units(text, position, paragraph, pack)
         paragraph += text.count("\n") + 1
         units.extend(new)
-    attribute(units, calls, pack)
     parts = request_parts(request, pack)
+    attribute(units, calls, pack, frozenset().union(*parts))
     # Values the calls that worked returned: a sentence that only repeats them was sourced from
     # those calls, not invented for a failed one.
     shown: Counter[str] = Counter()

@@ -279,6 +279,10 @@ _IDENTITY_FAILURES = (
 _STATUS_WORDS = (".failure.error-words", ".failure.refused")
 
 
+# Failure words that can also be a record's state ("a debit that hasn't posted yet").
+_NOT_YET = (".failure.not-done", ".failure.negated-participle")
+
+
 # The reason a record was declined ("not enough in the account that day"), said beside it.
 _SHORTFALL = ".failure.not-enough"
 
@@ -302,9 +306,12 @@ def _describes_records(
     records."""
     if unit.table_row and not unit.tokens & call.specific_tokens:
         return True
-    if cue_id.endswith(_STATUS_WORDS) and _new_values(unit, call):
+    if (cue_id.endswith(_STATUS_WORDS) or (call.reads and cue_id.endswith(_NOT_YET))) and (
+        _new_values(unit, call)
+    ):
         # "The purchase at Continente (62,40 €) was declined", "the smoke detector failed the
-        # 11 March inspection": records and events the call did not name.
+        # 11 March inspection": records and events the call did not name. After a lookup, "a
+        # debit of $62.10 that hasn't posted yet" is one of the records it was to fetch.
         return True
     if cue_id.endswith(_RECORD_EVENT_WORDS) and _names_other_record(reading.cue_text[:at], call):
         # "INV-2291, which their AP team declined over a PO mismatch": a record the call

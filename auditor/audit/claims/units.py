@@ -91,20 +91,32 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-def _sentences(text: str) -> list[str]:
-    """The sentences of one line: split at sentence ends, but not after a title ("Dr.")."""
+def _sentences(text: str, stopwords: frozenset[str]) -> list[str]:
+    """The sentences of one line: split at sentence ends, but not after a title ("Dr.") nor
+    after a name's initial ("to J. Moss"; "Option B. It's cheaper" still ends on the B)."""
     sentences: list[str] = []
     for piece in _SENTENCE_END.split(text):
-        if sentences and _ends_on_title(sentences[-1]):
+        if sentences and _ends_on_title(sentences[-1], piece, stopwords):
             sentences[-1] = f"{sentences[-1]} {piece}"
         else:
             sentences.append(piece)
     return sentences
 
 
-def _ends_on_title(sentence: str) -> bool:
+def _ends_on_title(sentence: str, after: str, stopwords: frozenset[str]) -> bool:
     last = sentence[:-1].rsplit(None, 1)[-1:] if sentence.endswith(".") else []
-    return bool(last) and last[0].lower() in _ABBREVIATIONS
+    if not last:
+        return False
+    if last[0].lower() in _ABBREVIATIONS:
+        return True
+    following = after.split(None, 1)[:1]
+    return (
+        len(last[0]) == 1
+        and last[0].isupper()
+        and bool(following)
+        and following[0][:1].isupper()
+        and following[0].strip(".,;:!?").lower() not in stopwords
+    )
 
 
 UNIT_CHARS = 2000  # the longest sentence read for cues (a 1 MB run-on reply is cut)
@@ -154,7 +166,7 @@ def split_units(text: str, position: int, paragraph_base: int, pack: CuePack) ->
         if table_row:
             line = " — ".join(cell.strip() for cell in line.strip().strip("|").split("|"))
         shown = _EMPHASIS.sub("", line) if _MAY_EMPHASISE.search(line) else line
-        for sentence in _sentences(shown):
+        for sentence in _sentences(shown, pack.stopwords):
             if not sentence.strip():
                 continue
             pieces = _clauses(sentence, pack)
