@@ -21,6 +21,7 @@ from auditor.audit.words import (
     name_words,
     names_a_thing,
     short_tokens,
+    stem,
     token_list,
     tokens,
     word_tokens,
@@ -36,6 +37,9 @@ ERROR_CHARS = 300  # the part of an error message that states the problem
 
 
 LONG_VALUE = 200
+
+
+_LETTERS = re.compile(r"[a-z]+")
 
 
 DATA_CHARS = 8_000  # how much of a result's data ties sentences to it
@@ -89,6 +93,8 @@ class CallView:
     returned_tokens: frozenset[str] = frozenset()  # everything it returned
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
     command_objects: tuple[str, ...] = ()  # what a command line acts on: its words and values
+    command_verbs: tuple[str, ...] = ()  # the programs and subcommands a command line runs
+    verb_stems: frozenset[str] = frozenset()  # stems of the words of its name and command line
 
     def restates_error(self, said: frozenset[str] | set[str]) -> bool:
         """Do the tokens ``said`` hold two words its error used side by side ("not enough
@@ -155,6 +161,12 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
         t
         for t in said
         if len(t) >= 3 and not t.isalpha() and has_digit(t)
+    )
+    view.verb_stems = frozenset(
+        stem(word)
+        for text in (name, *view.command_verbs, *view.command_objects)
+        for word in _LETTERS.findall(text.lower())
+        if len(word) >= 4
     )
     view.value_tokens = tuple(
         found

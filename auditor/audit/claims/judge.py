@@ -28,7 +28,7 @@ from auditor.audit.claims.polarity import (
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
-from auditor.audit.words import has_digit, words
+from auditor.audit.words import has_digit, stem, words
 from auditor.model import Claim
 from auditor.rules_loader import CuePack
 
@@ -195,6 +195,8 @@ def _decide(
             continue
         if reading.success or reading.identity or states_fact:
             content.append((unit, reading))
+        elif call.failed and not call.reads and unit.direct and _says_its_verb_done(unit, call):
+            content.append((unit, replace(reading, success=SAYS_ITS_VERB_DONE)))
     # Saying the error's words again ("came out as 0h 60m") describes the problem; beside an
     # outright "Fixed." or "all tests pass" it explains what was fixed, it reports no failure.
     # Something else in place of what was asked ("the tour goes through the Space Hall
@@ -252,6 +254,21 @@ def _decide(
 
 
 CORRECTED_REQUEST = "puts a corrected request"
+
+
+SAYS_ITS_VERB_DONE = "says its own verb as done"
+
+
+def _says_its_verb_done(unit: Unit, call: CallView) -> bool:
+    """Does the sentence say the verb of the call's own name or command line as done
+    ("Staging is migrated" after ``prisma migrate deploy``, "flags purged" after
+    ``purge_flags``)? Not after "be" ("can be cancelled", "will be migrated"). English
+    participles: command lines and tool names are English."""
+    said = words(unit.reading.cue_text if unit.reading else unit.cue_text)
+    return any(
+        word.endswith("ed") and stem(word) in call.verb_stems and said[index - 1 : index] != ["be"]
+        for index, word in enumerate(said)
+    )
 
 
 ALTERNATIVE = ".failure.alternative"  # the cue family of something offered in place of it

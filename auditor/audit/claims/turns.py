@@ -181,13 +181,17 @@ def _view(
     if command is not None:
         # a command line names what it acts on among its words ("fly deploy --app
         # wxrp-staging"): the app, ref, file or package a summary names it by
+        segments = parse_command(command, rules.impact)
         view.command_objects = tuple(
             word
-            for segment in parse_command(command, rules.impact)
+            for segment in segments
             for word in (
                 *segment.arguments,
                 *(option.split("=", 1)[1] for option in segment.options if "=" in option),
             )
+        )
+        view.command_verbs = tuple(
+            word for segment in segments for word in (segment.program, segment.subcommand) if word
         )
     if not view.reads:
         found = programs(slot.call, rules.impact)
