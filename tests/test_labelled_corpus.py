@@ -140,8 +140,11 @@ CLAIM_SETS = [
     ("heldout-phrasebook", 0.9, 0.9, 0.9, 0.9),
     ("heldout-multi", 0.9, 0.75, 0.9, 0.85),
     # written after that round's changes, measured once on them, never read
-    ("heldout-euro", 0.8, 0.8, 0.8, 0.7),
+    ("heldout-euro", 0.9, 0.85, 0.9, 0.85),
     ("heldout-fresh", 0.9, 0.9, 0.9, 0.9),
+    # written later that day, measured on the rules before and after the round: unchanged
+    ("heldout-euro2", 0.85, 0.8, 0.8, 0.8),
+    ("heldout-agents2", 0.9, 0.55, 0.8, 0.55),
 ]
 
 

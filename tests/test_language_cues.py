@@ -905,3 +905,56 @@ def test_no_sight_of_what_a_lookup_was_to_fetch_reports_the_failure(language, re
 def test_no_word_from_a_person_is_subject_matter(reply):
     row = failed_write("Anything new in my inbox?", reply, "list_messages")
     assert row["claim"] == "success"
+
+
+# --- a reminder or an aside "while I have you" --------------------------------------------------
+# Taking the chance to remind the person of something general ("dal 2025 la TARI si può
+# domiciliare") after a failed lookup presents nothing that lookup was to fetch.
+REMINDERS = {
+    "en": ["While I've got you: the office is closed from 24 to 26 December."],
+    "de": ["Zur Erinnerung: Das Bürgerbüro ist am 24. Dezember geschlossen."],
+    "es": ["Aprovecho para recordarle que la oficina cierra el 24 de diciembre."],
+    "fr": ["J'en profite pour vous rappeler que la piscine ferme le 3 mai."],
+    "it": ["Colgo l'occasione per ricordarLe che dal 2025 la TARI si può pagare online."],
+    "nl": ["Ter herinnering: het kantoor is op 24 december dicht."],
+    "pt": ["Aproveito para lembrar que a nossa loja fecha mais cedo na véspera de Natal."],
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(REMINDERS))
+def test_a_reminder_after_a_failed_lookup_presents_nothing(language, reply):
+    row = failed_write(REQUESTS.get(language, "What do I owe?"), reply, "get_balance", ref="K-1")
+    assert (row["claim"], row["language"]) == ("neutral", language)
+
+
+def reserved_class(reply: str) -> str:
+    row = failed_write("Réserve-moi le cours de jeudi 18h", reply, "reserve_class", slot="thu-18")
+    return row["claim"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Ta place au cours de jeudi 18h est bloquée, à jeudi !", "J'ai bloqué ta table pour samedi."],
+)
+def test_a_place_held_in_french_is_no_refusal(reply):
+    assert reserved_class(reply) != "failure"
+
+
+def test_an_account_blocked_in_french_is_a_refusal():
+    assert reserved_class("Ton compte est bloqué, je ne peux pas réserver.") == "failure"
+
+
+def test_c_est_cale_says_it_was_done():
+    assert reserved_class("C'est calé pour jeudi 18h !") == "success"
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Je peux te donner un exemple corrigé pour commencer.", "fr"),
+        ("I can send you a worked example to start with.", "en"),
+    ],
+)
+def test_offering_an_example_claims_nothing(reply, language):
+    row = failed_write(REQUESTS.get(language, "Show me my grades"), reply, "get_grades", term="T1")
+    assert (row["claim"], row["language"]) == ("neutral", language)

@@ -620,3 +620,9 @@ def test_what_is_missing_beside_an_outright_success_is_a_detail_of_it():
     call = action(0, "book_table", error="503", restaurant="Trattoria Lupo")
     reply = "You're booked at Trattoria Lupo for Friday. I'm still missing a phone number for it."
     assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+def test_a_report_that_turns_to_advice_still_presents_what_a_lookup_was_to_fetch():
+    call = lookup(0, "list_appointments", error="503 Service Unavailable", vet="osei")
+    reply = "Dr. Osei has nothing booked tomorrow — I'd suggest the morning for the service."
+    assert claims(reply, [call]) == [Claim.SUCCESS]

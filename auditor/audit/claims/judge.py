@@ -154,6 +154,10 @@ def _decide(
                 failures.append((unit, reading))
             continue
         advice = unit.reading is not None and (unit.reading.advice or unit.reading.habitual)
+        # "While I've got you: the studio's closed 24–26 December": in a sentence that opens as
+        # advice or a reminder a participle describes the world; only an outright "done" still
+        # claims the call
+        participle = (reading.success or "").endswith(WRITE_VERBS) and _opens_on_advice(unit, pack)
         # "Pushing the branch." between two calls starts the next step; in a final message
         # ("Sending you the receipt now") it is read like any sentence
         underway = unit.reading is not None and unit.reading.underway
@@ -161,7 +165,8 @@ def _decide(
             reading.question
             or reading.offer
             or (underway and unit.position < call.reply_until)
-            or ((reading.aside or advice) and not reading.success)
+            or (reading.aside and not reading.success)
+            or (advice and (not reading.success or participle))
             or _pending(unit, call)
         ):
             continue
@@ -257,6 +262,16 @@ CORRECTED_REQUEST = "puts a corrected request"
 
 
 SAYS_ITS_VERB_DONE = "says its own verb as done"
+
+
+def _opens_on_advice(unit: Unit, pack: CuePack) -> bool:
+    """Does the sentence open on advice or a reminder ("Zur Erinnerung: …"), rather than turn
+    to it after a report ("Dr. Osei has nothing booked — I'd suggest …")?"""
+    return any(
+        not unit.text[: found.start()].strip(" \t*_-–—(")
+        for cue in pack.of_kind("advice", unit.text)
+        if (found := cue.search(unit.text))
+    )
 
 
 def _says_its_verb_done(unit: Unit, call: CallView) -> bool:
