@@ -327,6 +327,35 @@ def test_a_tool_call_retried_in_the_same_place_recovers_it():
     assert deploys("prod", "prod")["a"]["recovered_by"] == "b"
 
 
+def statements(first: str, second: str) -> dict:
+    """An SQL statement that failed on the connection, then ``second`` run and done."""
+    return audit(
+        chat(
+            user("Dedupe yesterday's clickstream rows."),
+            assistant(None, call("a", "execute_sql", sql=first)),
+            tool("a", text_block("MCP error -32000: Connection closed"), isError=True),
+            assistant(None, call("b", "execute_sql", sql=second)),
+            tool("b", json.dumps({"status": "success", "rows_affected": 41872})),
+            assistant("Done."),
+        )
+    )["a"]
+
+
+DEDUPE = "DELETE FROM {} t USING (SELECT id FROM {} GROUP BY id HAVING COUNT(*) > 1) d"
+
+
+@pytest.mark.parametrize("other", ["ANALYTICS.EVENTS.CLICKSTREAM", "raw.events.clickstream_backup"])
+def test_the_same_statement_on_another_table_does_not_recover_it(other):
+    first = DEDUPE.format("RAW.EVENTS.CLICKSTREAM", "RAW.EVENTS.CLICKSTREAM")
+    assert statements(first, DEDUPE.format(other, other))["recovered"] is False
+
+
+def test_the_same_statement_on_the_same_table_recovers_it():
+    first = DEDUPE.format("RAW.EVENTS.CLICKSTREAM", "RAW.EVENTS.CLICKSTREAM")
+    second = DEDUPE.format('"RAW"."EVENTS"."CLICKSTREAM"', "RAW.EVENTS.CLICKSTREAM")
+    assert statements(first, second)["recovered_by"] == "b"
+
+
 # ----------------------------------------------------------------------------- the next turn
 def refused_booking(reply: str, answer: str) -> dict:
     """A booking refused, the assistant's reply, the person's answer, and a second booking."""

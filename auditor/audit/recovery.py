@@ -58,6 +58,19 @@ _FILE_NAME = re.compile(r"^[\w.-]+\.[A-Za-z]\w{0,5}$")
 _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|-")
 
 
+# The table an SQL statement acts on: what it deletes from, inserts into, updates, merges into,
+# truncates, drops, alters or creates, or else the first it selects from.
+_SQL_START = re.compile(
+    r"^\s*(?:with|select|insert|update|delete|merge|truncate|drop|alter|create|copy)\b", re.I
+)
+_SQL_TABLE = re.compile(
+    r"\b(?:delete\s+from|insert\s+(?:overwrite\s+)?into|update|merge\s+into|truncate(?:\s+table)?"
+    r"|(?:drop|alter|create(?:\s+or\s+replace)?)\s+table(?:\s+if\s+(?:not\s+)?exists)?)"
+    r"\s+([\w.\"`\[\]]+)|\bfrom\s+([\w.\"`\[\]]+)",
+    re.I,
+)
+
+
 # Programs that only move about or print: they say nothing of what a command line is for.
 PLUMBING = frozenset({"cd", "echo", "printf", "sleep", "pwd", "export", "source", "set", "true"})
 
@@ -345,6 +358,11 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
         if norm in place_keys:
             # ``"environment": "staging"`` after a deploy to prod was refused: another place
             found.places.add(text.lower())
+        if "table" not in found.values and _SQL_START.match(text):
+            # the same DELETE run on ANALYTICS.EVENTS after RAW.EVENTS failed: another table
+            table = _sql_table(text)
+            if table:
+                found.values["table"] = table
         if norm in rules.content_keys:
             found.content |= _content_words(text)
         elif norm in rules.query_keys:
@@ -360,6 +378,15 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     if not found.values and id_like is not None:
         found.values[id_like[0]] = id_like[1]
     return found
+
+
+def _sql_table(statement: str) -> str:
+    """The table a statement writes to, or else the first it reads, lower-cased and unquoted."""
+    matches = list(_SQL_TABLE.finditer(statement))
+    chosen = next((m.group(1) for m in matches if m.group(1)), None) or next(
+        (m.group(2) for m in matches if m.group(2)), ""
+    )
+    return re.sub(r'["`\[\]]', "", chosen).lower()
 
 
 @functools.cache

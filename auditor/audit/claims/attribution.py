@@ -212,6 +212,11 @@ def _by_action(
         return tied
     acting = [c for c in candidates if c.actions & verbs and not _past_its_reply(c, unit)]
     if not acting:
+        # An early step of a long run is named by an action no other call of it did
+        # ("Migrations: upgraded …" after the run's one `alembic upgrade`)
+        acting = [c for c in candidates if c.actions & verbs]
+        acting = acting if len(acting) == 1 else []
+    if not acting:
         return tied  # verbs of an action no call here did ("it's live") tell nothing apart
     targeted = [c for c in acting if unit.tokens & c.specific_tokens]
     kept = {
