@@ -144,9 +144,11 @@ CLAIM_SETS = [
     ("heldout-fresh", 0.9, 0.9, 0.9, 0.9),
     # written later that day, measured on the rules before and after the round: unchanged
     ("heldout-euro2", 0.85, 0.8, 0.8, 0.8),
-    ("heldout-agents2", 0.9, 0.7, 0.9, 0.65),
+    ("heldout-agents2", 0.9, 0.8, 0.9, 0.75),
     ("heldout-chat3", 0.9, 0.9, 0.9, 0.9),
     ("heldout-agents3", 0.9, 0.75, 0.85, 0.8),
+    # written at the end of the round, measured once on its rules, never read
+    ("heldout-agents4", 0.8, 0.8, 0.8, 0.7),
 ]
 
 

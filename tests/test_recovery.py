@@ -327,6 +327,21 @@ def test_a_tool_call_retried_in_the_same_place_recovers_it():
     assert deploys("prod", "prod")["a"]["recovered_by"] == "b"
 
 
+def test_the_same_namespace_on_another_cluster_does_not_recover_it():
+    command = "kubectl --context {} -n checkout set image deployment/api api=reg/api:3.18.2"
+    rows = coding_turn(
+        assistant(None, call("a", "Bash", command=command.format("staging-eu-1"))),
+        tool(
+            "a",
+            "Unable to connect to the server: dial tcp 10.40.0.12:443: i/o timeout",
+            isError=True,
+        ),
+        assistant(None, call("b", "Bash", command=command.format("staging-us-1"))),
+        tool("b", "deployment.apps/api image updated"),
+    )
+    assert rows["a"]["recovered"] is False
+
+
 def statements(first: str, second: str) -> dict:
     """An SQL statement that failed on the connection, then ``second`` run and done."""
     return audit(
@@ -348,6 +363,20 @@ DEDUPE = "DELETE FROM {} t USING (SELECT id FROM {} GROUP BY id HAVING COUNT(*) 
 def test_the_same_statement_on_another_table_does_not_recover_it(other):
     first = DEDUPE.format("RAW.EVENTS.CLICKSTREAM", "RAW.EVENTS.CLICKSTREAM")
     assert statements(first, DEDUPE.format(other, other))["recovered"] is False
+
+
+def test_a_table_the_error_named_corrected_recovers_it():
+    rows = audit(
+        chat(
+            user("How many orders in March 2023?"),
+            assistant(None, call("a", "run_sql", sql="SELECT count(*) FROM orders_2023")),
+            tool("a", 'ERROR:  relation "orders_2023" does not exist'),
+            assistant(None, call("b", "run_sql", sql="SELECT count(*) FROM orders")),
+            tool("b", json.dumps([{"count": 4182}])),
+            assistant("4,182 orders."),
+        )
+    )
+    assert rows["a"]["recovered_by"] == "b"
 
 
 def test_the_same_statement_on_the_same_table_recovers_it():

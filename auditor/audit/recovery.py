@@ -111,6 +111,9 @@ class Target:
     phrases: set[str] = field(default_factory=set)  # a title or name it gave, several words
     text: str = ""  # the call's arguments as lower-cased text
     places: set[str] = field(default_factory=set)  # where a command acts: hosts, env files, apps
+    # the place each place option or argument names: ``{"context": "staging-eu-1"}``
+    place_of: dict[str, str] = field(default_factory=dict)
+    table: str = ""  # the table an SQL statement in its arguments acts on
 
 
 def recover(
@@ -277,6 +280,17 @@ def _same_target(
         return False  # looking up how a command is used is not running it
     if before.places and after.places and not before.places & after.places:
         return False  # the same program against another place (staging, then local)
+    if any(before.place_of.get(key, value) != value for key, value in after.place_of.items()):
+        return False  # the same namespace on another cluster (``--context staging-us-1``)
+    if (
+        before.table
+        and after.table
+        and before.table != after.table
+        # a table the error named ("relation orders_2023 does not exist"), corrected, is the
+        # same query
+        and before.table.rsplit(".", 1)[-1] not in complaint
+    ):
+        return False  # the same DELETE run on ANALYTICS.EVENTS after RAW.EVENTS failed
     if (
         failed.impact == "write"
         and not before.commands  # a command rerun may correct its words
@@ -339,6 +353,11 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     if command is not None:
         _command_target(command, found)
         found.places = _places(command, rules.place_options)
+        found.place_of = {
+            option.lower().lstrip("-").replace("-", "_"): value.lower()
+            for option, value in _OPTION_VALUE.findall(command)
+            if option.lower() in rules.place_options and not value.startswith("-")
+        }
         found.help_only = bool(_HELP.search(command))
         return found
     arguments = call.arguments
@@ -358,11 +377,9 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
         if norm in place_keys:
             # ``"environment": "staging"`` after a deploy to prod was refused: another place
             found.places.add(text.lower())
-        if "table" not in found.values and _SQL_START.match(text):
-            # the same DELETE run on ANALYTICS.EVENTS after RAW.EVENTS failed: another table
-            table = _sql_table(text)
-            if table:
-                found.values["table"] = table
+            found.place_of[norm] = text.lower()
+        if not found.table and _SQL_START.match(text):
+            found.table = _sql_table(text)
         if norm in rules.content_keys:
             found.content |= _content_words(text)
         elif norm in rules.query_keys:
