@@ -149,6 +149,7 @@ CLAIM_SETS = [
     ("heldout-agents3", 0.9, 0.75, 0.85, 0.8),
     # written at the end of the round, measured once on its rules, never read
     ("heldout-agents4", 0.8, 0.8, 0.8, 0.7),
+    ("heldout-voices2", 0.9, 0.85, 0.9, 0.8),
 ]
 
 

@@ -626,3 +626,28 @@ def test_a_report_that_turns_to_advice_still_presents_what_a_lookup_was_to_fetch
     call = lookup(0, "list_appointments", error="503 Service Unavailable", vet="osei")
     reply = "Dr. Osei has nothing booked tomorrow — I'd suggest the morning for the service."
     assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Both tickets are paid off — $35 apiece, confirmation SAPK-77120.",
+        "All done: each ticket came to $35, confirmation SAPK-77120.",
+    ],
+)
+def test_a_sentence_about_every_call_claims_the_failed_one_even_in_the_values_of_the_other(reply):
+    paid = {"citation": "C-1181", "status": "paid", "amount": "$35.00", "ref": "SAPK-77120"}
+    calls = [
+        action(0, "pay_citation", result=paid, citation="C-1181"),
+        action(1, "pay_citation", error="CITATION_UNDER_APPEAL", citation="C-1182"),
+    ]
+    assert claims(reply, calls)[1] == Claim.SUCCESS
+
+
+def test_the_values_of_the_call_that_worked_alone_do_not_claim_its_failed_twin():
+    paid = {"citation": "C-1181", "status": "paid", "amount": "$35.00", "ref": "SAPK-77120"}
+    calls = [
+        action(0, "pay_citation", result=paid, citation="C-1181"),
+        action(1, "pay_citation", error="CITATION_UNDER_APPEAL", citation="C-1182"),
+    ]
+    assert claims("Charged $35 to the Visa, confirmation SAPK-77120.", calls)[1] != Claim.SUCCESS

@@ -185,7 +185,9 @@ def _decide(
             and id(unit) not in elsewhere
             # "It's with the technical office now" says where a write left things
             and (_presents(unit, call, pack.stopwords) or (not call.reads and _says_now(unit)))
-            and not _sourced(unit, shown)
+            # "Both tickets are paid off — $35 apiece": said of every call, the values of the one
+            # that worked do not make it that call's alone
+            and (not _sourced(unit, shown) or _universal(unit, pack))
             and (call.reads or not call.actions or _speaks_of_the_write(unit, call))
         )
         if (
@@ -262,6 +264,11 @@ CORRECTED_REQUEST = "puts a corrected request"
 
 
 SAYS_ITS_VERB_DONE = "says its own verb as done"
+
+
+def _universal(unit: Unit, pack: CuePack) -> bool:
+    """Does the sentence speak of every call ("both", "all of them", "everything")?"""
+    return any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text))
 
 
 def _opens_on_advice(unit: Unit, pack: CuePack) -> bool:
