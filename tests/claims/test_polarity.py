@@ -647,3 +647,23 @@ def test_a_failed_writes_target_said_to_be_as_it_was_reports_the_failure(call, s
 def test_a_lookups_subject_said_to_be_as_it_was_presents_what_it_fetched():
     result = reading("Your plan is still active until May.", lookup(0, "get_plan", error="503"))
     assert not result.failure
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Next I'd take PAY-915, so that retried events don't get processed twice.",
+        "I'd add a lock to make sure nothing gets lost on a retry.",
+        "A dedupe key on the webhook would help to avoid failed double charges.",
+        "We could batch the export in order to prevent timeouts at night.",
+    ],
+)
+def test_failure_words_in_a_purpose_say_what_should_not_happen(sentence):
+    call = action(0, "transition_issue", error="409 Conflict", issue="PAY-908")
+    assert not reading(sentence, call).failure
+
+
+def test_a_failure_beside_a_purpose_still_reports_it():
+    call = action(0, "transition_issue", error="409 Conflict", issue="PAY-908")
+    sentence = "The move to Done was refused, so that ticket stays in review."
+    assert reading(sentence, call).failure
