@@ -352,12 +352,9 @@ def target_of(call: ToolCall, rules: RecoveryRules) -> Target:
     command = command_of(call)
     if command is not None:
         _command_target(command, found)
-        found.places = _places(command, rules.place_options)
-        found.place_of = {
-            option.lower().lstrip("-").replace("-", "_"): value.lower()
-            for option, value in _OPTION_VALUE.findall(command)
-            if option.lower() in rules.place_options and not value.startswith("-")
-        }
+        named = _named_places(command, rules.place_options)
+        found.places = _places(command, named)
+        found.place_of = dict(named)
         found.help_only = bool(_HELP.search(command))
         return found
     arguments = call.arguments
@@ -409,12 +406,8 @@ def _sql_table(statement: str) -> str:
 @functools.cache
 def _place_keys(place_options: frozenset[str]) -> frozenset[str]:
     """The argument keys of a tool call that say where it acts: the command line's place
-    options as keys (``--kube-context`` is ``kube_context``)."""
-    return frozenset(
-        option.lstrip("-").replace("-", "_")
-        for option in place_options
-        if len(option.lstrip("-")) > 1
-    )
+    options as keys."""
+    return frozenset(_option_key(option) for option in place_options if len(option.lstrip("-")) > 1)
 
 
 def _content_words(text: str) -> set[str]:
@@ -462,19 +455,29 @@ _URL_HOST = re.compile(r"\b[a-z][\w+.-]*://(?:[^@\s'\"/]+@)?([^\s'\"/:?#]+)", re
 _OPTION_VALUE = re.compile(r"(?:^|\s)(-{1,2}[\w-]+)(?:=|\s+)['\"]?([^\s'\"]+)")
 
 
-def _places(command: str, place_options: frozenset[str]) -> set[str]:
+def _named_places(command: str, place_options: frozenset[str]) -> list[tuple[str, str]]:
+    """``(key, value)`` of each place option of a command line (``--app wxrp-staging``, ``-n
+    payments``), the key written as a tool call's argument key would be."""
+    return [
+        (_option_key(option), value.lower())
+        for option, value in _OPTION_VALUE.findall(command)
+        if option.lower() in place_options and not value.startswith("-")
+    ]
+
+
+def _option_key(option: str) -> str:
+    """An option as an argument key: ``--kube-context`` is ``kube_context``."""
+    return option.lower().lstrip("-").replace("-", "_")
+
+
+def _places(command: str, named: list[tuple[str, str]]) -> set[str]:
     """Where a command line acts: the hosts of the URLs it names, the env files it sources and
-    the values of its place options (``--app wxrp-staging``, ``-n payments``)."""
+    the values of its place options (``named``)."""
     found = {host.lower() for host in _URL_HOST.findall(command)}
     for segment in parse_command(command):
         if segment.program in (".", "source"):
             found |= {word.rsplit("/", 1)[-1].lower() for word in segment.arguments}
-    found |= {
-        value.lower()
-        for option, value in _OPTION_VALUE.findall(command)
-        if option.lower() in place_options and not value.startswith("-")
-    }
-    return found
+    return found | {value for _, value in named}
 
 
 def _named(segment: Any) -> list[str]:

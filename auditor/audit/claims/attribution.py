@@ -131,7 +131,7 @@ def attribute(
         )
         if family & exclusive:
             family &= exclusive  # "RX-1002 not approved" names one of the family's calls
-        if any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text)):
+        if speaks_of_every_call(unit, pack):
             unit.calls = {c.index for c in recent}
             unit.direct = True
         elif tied or identity_calls or family:
@@ -165,6 +165,11 @@ def attribute(
         if any(c.search(unit.cue_text) for c in _cues(pack, ("failure", "success"), unit)):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
+
+
+def speaks_of_every_call(unit: Unit, pack: CuePack) -> bool:
+    """Does the sentence speak of every recent call ("both", "all of them", "everything")?"""
+    return any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text))
 
 
 # Failure cues whose subject is the assistant ("I couldn't move it"), never the subject matter.

@@ -15,6 +15,7 @@ from auditor.audit.claims.attribution import (
     in_reply,
     request_parts,
     set_reply_windows,
+    speaks_of_every_call,
 )
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import (
@@ -25,6 +26,7 @@ from auditor.audit.claims.polarity import (
     WRITE_VERBS,
     Polarity,
     ends_the_target_instead,
+    opens_at,
     polarity,
 )
 from auditor.audit.claims.units import Unit, split_units
@@ -154,10 +156,6 @@ def _decide(
                 failures.append((unit, reading))
             continue
         advice = unit.reading is not None and (unit.reading.advice or unit.reading.habitual)
-        # "While I've got you: the studio's closed 24–26 December": in a sentence that opens as
-        # advice or a reminder a participle describes the world; only an outright "done" still
-        # claims the call
-        participle = (reading.success or "").endswith(WRITE_VERBS) and _opens_on_advice(unit, pack)
         # "Pushing the branch." between two calls starts the next step; in a final message
         # ("Sending you the receipt now") it is read like any sentence
         underway = unit.reading is not None and unit.reading.underway
@@ -166,7 +164,16 @@ def _decide(
             or reading.offer
             or (underway and unit.position < call.reply_until)
             or (reading.aside and not reading.success)
-            or (advice and (not reading.success or participle))
+            # "While I've got you: the studio's closed 24–26 December": in a sentence that opens
+            # as advice or a reminder a participle describes the world; only an outright "done"
+            # still claims the call
+            or (
+                advice
+                and (
+                    not reading.success
+                    or (reading.success.endswith(WRITE_VERBS) and _opens_on_advice(unit, pack))
+                )
+            )
             or _pending(unit, call)
         ):
             continue
@@ -187,7 +194,7 @@ def _decide(
             and (_presents(unit, call, pack.stopwords) or (not call.reads and _says_now(unit)))
             # "Both tickets are paid off — $35 apiece": said of every call, the values of the one
             # that worked do not make it that call's alone
-            and (not _sourced(unit, shown) or _universal(unit, pack))
+            and (not _sourced(unit, shown) or speaks_of_every_call(unit, pack))
             and (call.reads or not call.actions or _speaks_of_the_write(unit, call))
         )
         if (
@@ -266,16 +273,11 @@ CORRECTED_REQUEST = "puts a corrected request"
 SAYS_ITS_VERB_DONE = "says its own verb as done"
 
 
-def _universal(unit: Unit, pack: CuePack) -> bool:
-    """Does the sentence speak of every call ("both", "all of them", "everything")?"""
-    return any(c.search(unit.cue_text) for c in pack.of_kind("universal", unit.cue_text))
-
-
 def _opens_on_advice(unit: Unit, pack: CuePack) -> bool:
     """Does the sentence open on advice or a reminder ("Zur Erinnerung: …"), rather than turn
     to it after a report ("Dr. Osei has nothing booked — I'd suggest …")?"""
     return any(
-        not unit.text[: found.start()].strip(" \t*_-–—(")
+        opens_at(unit.text, found.start())
         for cue in pack.of_kind("advice", unit.text)
         if (found := cue.search(unit.text))
     )

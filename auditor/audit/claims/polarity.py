@@ -90,6 +90,11 @@ class Reading:
     underway: bool = False  # an agent starting its next step ("Pushing the branch.")
 
 
+def opens_at(text: str, start: int) -> bool:
+    """Does ``text`` open at ``start``, with only marks of a list or emphasis before it?"""
+    return not text[:start].strip(" \t*_-–—(")
+
+
 def read_unit(unit: Unit, pack: CuePack) -> Reading:
     # Each kind's cues are taken as ``of_kind(kind, text)`` gives them for the text they are
     # searched in: those that may match it, in pack order (a cue left out finds nothing there).
@@ -103,7 +108,7 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
             continue
         # a sentence that opens on a condition ("Once you send the number, the meal is
         # cancelled") says what will follow it
-        conditional = conditional or not text[: found.start()].strip(" \t*_-–—(")
+        conditional = conditional or opens_at(text, found.start())
         text = cue.sub(" ", text)  # "if the service is down, …"
     without_habits = text
     for cue in pack.of_kind("habitual", text):
