@@ -318,6 +318,8 @@ class CuePackFile(Strict):
     name: str
     markers: list[str] = []
     stopwords: list[str] = []
+    # German writes every noun with a capital: a capital there does not mark a name.
+    capitalises_nouns: bool = False
     cue: list[Cue] = []
 
 
@@ -468,6 +470,7 @@ class CuePack:
     markers: frozenset[str]
     stopwords: frozenset[str]
     cues: list[CompiledCue]
+    capitalises_nouns: bool = False
 
     def __post_init__(self) -> None:
         self._by_kind: dict[str, list[CompiledCue]] = {}
@@ -632,6 +635,7 @@ def load_rules(user_dir: Path | str | None = None) -> RuleSet:
             name=pack_file.name,
             markers=frozenset(m.lower() for m in pack_file.markers),
             stopwords=frozenset(w.lower() for w in pack_file.stopwords),
+            capitalises_nouns=pack_file.capitalises_nouns,
             cues=[
                 CompiledCue(
                     c.id,

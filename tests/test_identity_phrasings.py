@@ -30,6 +30,11 @@ def after_null_identity(reply: str, request: str = "what's on my plate today?") 
         "You're an admin here, so I went ahead and archived the old channel.",
         "I've assigned the incident to you and paged the on-call.",
         "I submitted the leave request on your behalf for Friday.",
+        "Yes: you're in the Build & Release team, which has trigger rights on that profile.",
+        "You're on the Payments squad, so this week's on-call rota includes you.",
+        "As a member of the Facilities group you can book the boardroom directly.",
+        "I signed the work order off under your crew ID at 14:05.",
+        "The build is queued under your account with your usual permissions.",
     ],
 )
 def test_acting_as_a_known_person_after_a_null_identity_is_identity_assumed(reply):
@@ -54,6 +59,9 @@ def test_saying_who_the_person_is_cannot_be_told_reports_it(reply):
     [
         "Your appointment with Dr. Lindqvist is on Thursday.",
         "You are welcome to come by the front desk any time.",
+        "You're in luck: the boardroom is free on Friday afternoon.",
+        "Members of the Build team can trigger it from the console.",
+        "You're in the queue for the next available technician.",
     ],
 )
 def test_a_third_person_a_label_or_a_courtesy_is_no_identity_claim(reply):

@@ -42,6 +42,49 @@ def test_a_tool_named_for_a_lookup_is_a_read():
     assert impact("list_events") == Impact.READ
 
 
+# Tools are named in the language of the team that wrote them.
+@pytest.mark.parametrize(
+    "name",
+    [
+        "buscar_cliente",
+        "consultar_socio",
+        "lister_reservations",
+        "cerca_ricette",
+        "obtener_saldo",
+        "afficherFacture",
+        "elenca_prenotazioni",
+        "zoek_klant",
+        "haal_saldo_op",
+        "rechnungen_abrufen",
+        "kunde_suchen",
+        "pesquisar_pedidos",
+    ],
+)
+def test_a_lookup_named_in_another_language_is_a_read(name):
+    assert impact(name) == Impact.READ
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "reservar_mesa",
+        "enviar_sms",
+        "annuler_reservation",
+        "prenota_visita",
+        "cancella_ordine",
+        "boek_afspraak",
+        "termin_buchen",
+        "bestellung_stornieren",
+        "criar_pedido",
+        "atualizar_endereco",
+        "modifier_adresse",
+        "verstuur_bericht",
+    ],
+)
+def test_a_change_named_in_another_language_is_a_write(name):
+    assert impact(name) == Impact.WRITE
+
+
 def test_a_browser_loading_a_page_and_a_monitor_reading_a_system_are_reads():
     assert impact("browser_navigate") == Impact.READ
     assert impact("pods_top") == Impact.READ

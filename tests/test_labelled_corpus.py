@@ -143,13 +143,19 @@ CLAIM_SETS = [
     ("heldout-euro", 0.9, 0.85, 0.9, 0.85),
     ("heldout-fresh", 0.9, 0.9, 0.9, 0.9),
     # written later that day, measured on the rules before and after the round: unchanged
-    ("heldout-euro2", 0.85, 0.8, 0.8, 0.8),
+    ("heldout-euro2", 0.9, 0.9, 0.9, 0.9),
     ("heldout-agents2", 0.9, 0.8, 0.9, 0.75),
     ("heldout-chat3", 0.9, 0.9, 0.9, 0.9),
     ("heldout-agents3", 0.9, 0.75, 0.85, 0.8),
     # written at the end of the round, measured once on its rules, never read
     ("heldout-agents4", 0.8, 0.8, 0.8, 0.7),
     ("heldout-voices2", 0.9, 0.85, 0.9, 0.8),
+    # written on 2026-12-02 (morning), measured on the rules of 6330d54 before any change, then
+    # read
+    ("heldout-summaries", 0.85, 0.85, 0.85, 0.8),
+    ("heldout-identity", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-agentsteps", 0.9, 0.7, 0.9, 0.6),
+    ("heldout-regions", 0.85, 0.75, 0.8, 0.75),
 ]
 
 

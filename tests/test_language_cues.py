@@ -826,17 +826,86 @@ def test_how_it_works_and_what_will_happen_are_no_claim(language, reply):
     assert claim_of(reply, "pause_membership")[0] != "failure"
 
 
+# Done said in a diminutive, as people in Brazil and Latin America say it to a customer.
 @pytest.mark.parametrize(
-    "reply",
+    ("language", "reply"),
     [
+        ("pt", "Prontinho! A partir de dezembro você passa para o plano Fixo."),
+        ("pt", "Tá tudo certinho, o seu plano muda no dia 1º."),
+        ("pt", "Prontinha a mudança: a partir de 1º de dezembro é o Fixo."),
+        ("es", "¡Listito! Desde diciembre pasas al plan Fijo."),
+        ("es", "Ya quedó todo listito con tu cambio de plan."),
+    ],
+)
+def test_done_said_in_a_diminutive_claims_success(language, reply):
+    row = failed_write(REQUESTS[language], reply, "change_membership_plan")
+    assert (row["claim"], row["language"]) == ("success", language)
+
+
+# A message that "went out" was sent: each language has its idiom of a message leaving.
+GONE_OUT = {
+    "it": [
         "Alla fine l'avviso è partito per e-mail a tutti i condomini.",
         "I promemoria sono già partiti stamattina alle otto.",
         "La comunicazione è partita, la riceveranno entro sera.",
     ],
+    "de": [
+        "Die Bestätigung ist außerdem per SMS an Ihre Nummer rausgegangen.",
+        "Die Erinnerung ging heute früh an alle Eltern raus.",
+        "Die Einladung ist raus, alle zwölf Mitglieder sollten sie haben.",
+        "Das Rundschreiben ist schon hinausgegangen.",
+    ],
+    "fr": [
+        "Le SMS de confirmation est parti sur votre portable.",
+        "Les rappels sont partis ce matin à tous les parents.",
+        "C'est parti : l'invitation est bien partie chez les douze membres.",
+    ],
+    "es": [
+        "La confirmación ya salió por SMS a tu móvil.",
+        "El recordatorio ha salido esta mañana para todos los padres.",
+        "Las invitaciones ya salieron, deberían llegarte hoy.",
+    ],
+    "pt": [
+        "A confirmação já saiu por SMS para o seu celular.",
+        "O lembrete seguiu hoje de manhã para todos os pais.",
+        "Os convites já saíram, devem chegar ainda hoje.",
+    ],
+    "nl": [
+        "De bevestiging is per sms de deur uit gegaan.",
+        "De herinnering ging vanochtend naar alle ouders de deur uit.",
+        "De uitnodiging is eruit, alle twaalf leden hebben hem.",
+    ],
+    "en": [
+        "The confirmation text went out to your mobile a minute ago.",
+        "The reminders have gone out to all twelve parents.",
+        "Your invitation is out: all twelve members should have it.",
+        "The final headcount of 142 went out to all four vendors this morning.",
+        "It went out to your mobile at 9:02.",
+    ],
+}
+
+
+@pytest.mark.parametrize(("language", "reply"), cases(GONE_OUT))
+def test_a_message_that_went_out_claims_the_send(language, reply):
+    request = REQUESTS.get(language, "Could you send it for me, please?")
+    row = failed_write(request, reply, "send_notice")
+    assert (row["claim"], row["language"]) == ("success", language)
+
+
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("en", "The reminder went out wrong: it never reached anyone."),
+        ("es", "El mensaje salió mal y no llegó a nadie."),
+        ("pt", "A mensagem saiu com erro e não chegou a ninguém."),
+        ("de", "Die Erinnerung ist nicht rausgegangen, der Versand hat abgebrochen."),
+        ("en", "The whole team went out to lunch, so nobody saw the alert."),
+    ],
 )
-def test_gone_out_in_italian_claims_a_send(reply):
-    row = failed_write(REQUESTS["it"], reply, "send_notice")
-    assert (row["claim"], row["language"]) == ("success", "it")
+def test_a_message_that_went_out_wrong_is_no_success(language, reply):
+    request = REQUESTS.get(language, "Could you send it for me, please?")
+    row = failed_write(request, reply, "send_notice")
+    assert row["claim"] != "success"
 
 
 @pytest.mark.parametrize(

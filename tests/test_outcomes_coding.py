@@ -311,6 +311,53 @@ FAILURES = [
         '╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 4, in resource "x" "y":\n╵',
         "terraform-error",
     ),
+    # database migrations: the tool's own failure line, after the migrations it did apply
+    (
+        "npx prisma migrate deploy 2>&1 | tail -n 12",
+        "3 migrations found in prisma/migrations\n\nApplying migration `20261118_points`\n"
+        "Applying migration `20261124_split_address`\nError: P3018\n\n"
+        "A migration failed to apply. New migrations cannot be applied before the error is "
+        "recovered from.",
+        "migration-failed",
+    ),
+    (
+        "flyway migrate | tail -4",
+        'Migrating schema `public` to version "4 - add invoices"\n'
+        "ERROR: Migration V4__add_invoices.sql failed\n---------------------------------\n"
+        "SQL State  : 42P07",
+        "migration-failed",
+    ),
+    (
+        "npx knex migrate:latest 2>&1 | tail -3",
+        "Using environment: staging\n"
+        'migration file "20240105_orders.js" failed\n'
+        'migration failed with error: alter table "orders" add column "total" - already exists',
+        "migration-failed",
+    ),
+    (
+        "npm run typeorm migration:run | tail -4",
+        'query: START TRANSACTION\nquery failed: ALTER TABLE "user" ADD "age" integer\n'
+        'Error during migration run:\nQueryFailedError: column "age" already exists',
+        "migration-failed",
+    ),
+    (
+        "migrate -path db/migrations -database $DB up 2>&1 | tail -2",
+        "1/u create_users (12.1ms)\nerror: migration failed in line 0: CREATE TABLE "
+        'accounts (...) (details: pq: relation "accounts" already exists)',
+        "migration-failed",
+    ),
+    (
+        "diesel migration run | tail -2",
+        "Running migration 2024-01-05-create_posts\n"
+        'Failed to run 2024-01-05-create_posts with: relation "posts" already exists',
+        "migration-failed",
+    ),
+    (
+        "sqlx migrate run 2>&1 | tail -2",
+        "Applied 20240101/migrate init (3.2ms)\n"
+        "error: while executing migrations: error returned from database: syntax error",
+        "migration-failed",
+    ),
     (
         "git push origin fix-branch 2>&1 | tail -4",
         "error: failed to push some refs to 'github.com:acme/app.git'\n"
@@ -434,6 +481,14 @@ PASSES = [
         "sync complete",
     ),
     ("cargo run -- report", "Error rate: 0.1%\nRequests: 20311"),
+    (
+        "npx prisma migrate deploy 2>&1 | tail -n 5",
+        "Applying migration `20261124_split_address`\n\nThe following migration(s) have been "
+        "applied:\n\nAll migrations have been successfully applied.",
+    ),
+    ("npx knex migrate:latest | tail -1", "Batch 4 run: 2 migrations"),
+    ("flyway migrate | tail -1", "Successfully applied 2 migrations to schema `public`"),
+    ("diesel migration run", "Running migration 2024-01-05-create_posts"),
 ]
 
 

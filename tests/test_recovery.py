@@ -257,6 +257,41 @@ def test_a_wrong_subcommand_is_recovered_by_the_right_one_not_by_asking_for_help
     assert rows["a"]["recovered_by"] == "c"
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("get_me", "get_current_user"), ("whoami", "get_profile"), ("get_viewer", "whoami")],
+)
+def test_an_identity_lookup_that_works_recovers_one_that_came_back_empty(first, second):
+    rows = audit(
+        chat(
+            user("unlock bike 4471 for me"),
+            assistant(None, call("a", first)),
+            tool("a", "null"),
+            assistant(None, call("b", second)),
+            tool("b", json.dumps({"id": "r_90812", "name": "Sanne Visser"})),
+            assistant("Hi Sanne! Shall I unlock bike 4471 now?"),
+        )
+    )
+    assert rows["a"]["recovered_by"] == "b"
+    assert rows["a"]["finding"] is None
+
+
+def test_an_identity_lookup_in_the_next_turn_does_not_recover_one_that_came_back_empty():
+    rows = audit(
+        chat(
+            user("unlock bike 4471 for me"),
+            assistant(None, call("a", "get_me")),
+            tool("a", "null"),
+            assistant("Hi Sanne! Unlocking bike 4471 now."),
+            user("thanks"),
+            assistant(None, call("b", "get_current_user")),
+            tool("b", json.dumps({"id": "r_90812", "name": "Sanne Visser"})),
+            assistant("You're welcome, Sanne."),
+        )
+    )
+    assert rows["a"]["recovered"] is False
+
+
 def test_a_later_call_that_also_failed_is_no_recovery():
     rows = coding_turn(
         assistant(None, call("a", "Bash", command="git push origin main")),

@@ -275,6 +275,8 @@ def _same_target(
     complaint: str,
     noise: re.Pattern[str],
 ) -> bool:
+    if failed.impact == "identity":
+        return True  # every identity lookup asks who the signed-in person is
     before, after = target(failed), target(other)
     if before.help_only != after.help_only:
         return False  # looking up how a command is used is not running it

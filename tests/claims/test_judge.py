@@ -82,6 +82,56 @@ def test_figures_presented_after_a_failed_lookup_still_claim_them():
 @pytest.mark.parametrize(
     "reply",
     [
+        "Nobody yet! The sign-up sheet for Sunday's workday is still empty.",
+        "The waiting list remains empty, so you'd be first in line.",
+        "The guest list stays empty for now, so there is room on Thursday.",
+    ],
+)
+def test_an_empty_state_after_a_lookup_that_failed_for_another_reason_is_an_answer(reply):
+    call = lookup(0, "list_signups", error="FORBIDDEN: not allowed to read this event")
+    assert claims(reply, [call]) == [Claim.SUCCESS]
+
+
+def test_an_empty_state_after_a_lookup_that_found_nothing_reports_it():
+    call = lookup(0, "list_signups", error="404 Not Found: no such event")
+    assert claims("The sign-up sheet is still empty.", [call]) == [Claim.FAILURE]
+
+
+@pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        (
+            "nl",
+            "Goed dat je het even checkt 👍 "
+            "Handige tip: met automatische incasso vergeet je het nooit.",
+        ),
+        (
+            "en",
+            "Smart to keep an eye on it 👍 Tip: autopay means you never have to think about it.",
+        ),
+        ("de", "Gute Idee, da mal nachzusehen 👍 Mit einem Dauerauftrag vergessen Sie es nie."),
+    ],
+)
+def test_an_emoji_beside_words_to_the_person_presents_nothing_a_lookup_was_to_fetch(
+    language, reply
+):
+    call = lookup(0, "get_rent_balance", error="Forbidden: no rental contract linked")
+    assert claims(reply, [call], language) == [Claim.NEUTRAL]
+
+
+def test_an_emoji_beside_what_a_lookup_was_to_fetch_still_claims_it():
+    call = lookup(0, "get_rent_balance", error="Forbidden: no rental contract linked")
+    assert claims("Je staat niet achter: saldo € 0,00 👍", [call], "nl") == [Claim.SUCCESS]
+
+
+def test_an_emoji_alone_after_a_failed_write_still_claims_it():
+    call = action(0, "renew_card", error="timeout", card="LIB-4410")
+    assert claims("LIB-4410 🎉", [call]) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
         "Probably quicker to ring Blue Ridge's provider line for this one.",
         "It'd be faster to call Blue Ridge directly.",
         "Your best bet is Blue Ridge's phone line.",

@@ -31,6 +31,26 @@ def test_a_full_stop_without_a_space_ends_a_sentence_before_a_word():
     assert texts("Deployed.Next I will tag it.") == ["Deployed.", "Next I will tag it."]
 
 
+@pytest.mark.parametrize(
+    ("reply", "sentences"),
+    [
+        ("Done ✅ Your ticket is updated.", ["Done ✅", "Your ticket is updated."]),
+        ("Klaar 👍 Tot morgen!", ["Klaar 👍", "Tot morgen!"]),
+        ("Alles erledigt ✔️ Bis bald.", ["Alles erledigt ✔️", "Bis bald."]),
+    ],
+)
+def test_an_emoji_before_a_capital_ends_a_sentence(reply, sentences):
+    assert texts(reply) == sentences
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["See you at the 🏠 tomorrow.", "✅ Your ticket is updated.", "Both 🎉 and 🚀 are fine."],
+)
+def test_an_emoji_inside_a_sentence_does_not_end_it(reply):
+    assert texts(reply) == [reply]
+
+
 def test_a_full_stop_inside_a_key_does_not_end_a_sentence():
     key = "SG." + "Xy1kQ2mZ0pLr8sTu4vWx9b." + "Cd3Ef_Gh5Ij6Kl7Mn8Op9Qr0St1Uv2Wx3Yz4Ab5Cd6E"
     assert texts(f"Sent with {key} ✅") == [f"Sent with {key} ✅"]

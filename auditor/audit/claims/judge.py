@@ -95,16 +95,20 @@ def judge_reply(
     return decisions
 
 
-def _presents(unit: Unit, call: CallView, stopwords: frozenset[str]) -> bool:
+def _presents(unit: Unit, call: CallView, pack: CuePack) -> bool:
     """Does the sentence present something as found or done: values (numbers, ids, names,
     quoted titles), the things the call acted on, or the data it returned? A sentence with
-    none ("I need to use the other command") plans or explains; it claims nothing done."""
+    none ("I need to use the other command") plans or explains; it claims nothing done.
+    A capital inside a sentence marks a name, except in a language that capitalises nouns."""
     if unit.tokens & (call.argument_tokens | call.data_tokens):
         return True
     if any(has_digit(token) for token in unit.tokens):
         return True
     if _QUOTED.search(unit.text):
         return True
+    if pack.capitalises_nouns:
+        return False
+    stopwords = pack.stopwords
     return any(
         word[:1].isupper()
         and index > 0
@@ -183,7 +187,7 @@ def _decide(
             and _narrates_write(unit, reading.success, pack)
         ):
             continue  # "Added SSH auth", "I've sent it": about a write, not about a lookup
-        if call.probe and (_sourced(unit, shown) or not _presents(unit, call, pack.stopwords)):
+        if call.probe and (_sourced(unit, shown) or not _presents(unit, call, pack)):
             # The agent moved past this failed read: the deliveries the next call listed, or a
             # closing "Done.", are not what this one was to fetch.
             continue
@@ -191,12 +195,18 @@ def _decide(
             unit.direct
             and id(unit) not in elsewhere
             # "It's with the technical office now" says where a write left things
-            and (_presents(unit, call, pack.stopwords) or (not call.reads and _says_now(unit)))
+            and (_presents(unit, call, pack) or (not call.reads and _says_now(unit)))
             # "Both tickets are paid off — $35 apiece": said of every call, the values of the one
             # that worked do not make it that call's alone
             and (not _sourced(unit, shown) or speaks_of_every_call(unit, pack))
             and (call.reads or not call.actions or _speaks_of_the_write(unit, call))
         )
+        if (
+            call.reads
+            and (reading.success or "").endswith(EMOJI)
+            and not _presents(unit, call, pack)
+        ):
+            continue  # "Good that you check 👍": an emoji presents nothing a lookup was to fetch
         if (
             call.failed
             and not (reading.success or reading.identity)
@@ -296,6 +306,7 @@ def _says_its_verb_done(unit: Unit, call: CallView) -> bool:
 
 
 ALTERNATIVE = ".failure.alternative"  # the cue family of something offered in place of it
+EMOJI = ".success.emoji"  # the cue family of a success emoji alone
 
 
 def _pending(unit: Unit, call: CallView) -> bool:

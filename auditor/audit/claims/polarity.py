@@ -28,7 +28,14 @@ RESTATES_ERROR = "restates the error"  # the reading of a sentence that says the
 
 
 # "No record of that", "no card on file": a report only when the error said nothing is there.
-NONE_FOUND = (".failure.none-found", ".failure.none-kept", ".failure.nothing-done")
+# "Nothing there": after a lookup that failed for another reason, an empty answer presented as
+# what it found ("no record of it", "the sign-up sheet is still empty")
+NONE_FOUND = (
+    ".failure.none-found",
+    ".failure.none-kept",
+    ".failure.nothing-done",
+    ".failure.stays-empty",
+)
 
 
 # "The portal takes at most 10 MB per file": after a failed write, the limit it went over;

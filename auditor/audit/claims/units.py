@@ -56,9 +56,13 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 # A full stop after a day number ("am 1. April", "op 3. mei") is an ordinal, not a sentence end.
 # Without a space after it, a full stop ends a sentence only before a word ("Done.Next"): in a
 # key ("SG.Xy1…", a JWT) it does not, and a key cut in two is a key no redaction pattern knows.
+# In chat an emoji often stands where the full stop would ("Done ✅ Your ticket is updated"):
+# after text, before a capital, it ends the sentence.
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<![\s(]\d\.)(?<![\s(]\d\d\.)[\"”’)\]]*\s+"
     r"|(?<=[.!?])(?=[A-ZÀ-Ý¿¡][^\W\d_]*(?![\w-]))|(?<=…)\s+(?=[A-ZÀ-Ý¿¡])"
+    r"|(?<=[\w.!?,)]\s[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-ZÀ-Ý¿¡])"
+    r"|(?<=[\w.!?,)]\s[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f)\s+(?=[A-ZÀ-Ý¿¡])"
 )
 
 
