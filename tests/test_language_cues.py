@@ -3,6 +3,8 @@ packs: an empty answer stated as fact, "no such thing" (a report only when the e
 obstacles and alternatives, the verbs of each action, words of regret, and negations far from
 their verb."""
 
+import json
+
 import pytest
 from builders import assistant, audit, call, chat, one_call, rules, text_block, tool, user
 
@@ -840,6 +842,27 @@ def test_how_it_works_and_what_will_happen_are_no_claim(language, reply):
 def test_done_said_in_a_diminutive_claims_success(language, reply):
     row = failed_write(REQUESTS[language], reply, "change_membership_plan")
     assert (row["claim"], row["language"]) == ("success", language)
+
+
+# A greeting with the name a partial answer gave is no part of the answer presented.
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Opa, Rafael! Agora não consegui puxar os dados do seu plano, o sistema devolveu erro.",
+        "Eita, Rafael! Não consegui carregar os dados do seu plano agora, tenta de novo depois?",
+    ],
+)
+def test_a_greeting_by_name_beside_nothing_presented_discards_a_partial_answer(reply):
+    partial = {
+        "content": json.dumps(
+            {
+                "data": {"socio": {"nome": "Rafael Moura", "plano": "Ouro"}, "checkins": None},
+                "errors": [{"message": "checkin-service: upstream timeout", "path": ["checkins"]}],
+            }
+        )
+    }
+    row = one_call(reply, partial, "consultar_socio", socio="300457")
+    assert (row["claim"], row["finding"]) == ("failure", "discarded_partial")
 
 
 # A message that "went out" was sent: each language has its idiom of a message leaving.

@@ -156,6 +156,18 @@ def test_a_wish_to_do_something_claims_nothing_done(reply):
 
 
 @pytest.mark.parametrize(
+    ("language", "reply"),
+    [
+        ("es", "Si gusta, se la aparto hasta las 9 de la noche."),
+        ("es", "Si usted gusta, le guardo la caja 14 hasta mañana."),
+    ],
+)
+def test_an_interjection_with_a_name_or_an_offer_presents_nothing(language, reply):
+    call = lookup(0, "consultar_socio", error="checkin-service: upstream timeout", socio="300457")
+    assert claims(reply, [call], language) == [Claim.NEUTRAL]
+
+
+@pytest.mark.parametrize(
     "reply",
     ["Noted on Omar's leave.", "Understood, re: Omar's cover.", "Got it about the 14:00 slot."],
 )
@@ -270,6 +282,36 @@ def test_a_value_in_the_words_of_the_question_answers_the_one_lookup(
 ):
     call = lookup(0, tool, error="503 Service Unavailable", member="m-7730")
     assert claims(reply, [call], language, question) == [Claim.SUCCESS]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "language"),
+    [
+        (
+            "Elle est où la voiture que j'ai réservée pour ce soir ?",
+            "Ta résa de ce soir : Renault Zoé (GH-512-TR), parking Oberkampf, place 31.",
+            "fr",
+        ),
+        (
+            "Where's the van I booked for tonight?",
+            "Tonight it's the Transit VN-448, bay 12 on level -1.",
+            "en",
+        ),
+        (
+            "¿Cuántos viajes me quedan en el bono?",
+            "Te quedan 7 viajes en el bono.",
+            "es",
+        ),
+    ],
+)
+def test_a_value_in_the_words_of_the_question_answers_the_one_lookup_beside_whoami(
+    question, reply, language
+):
+    calls = [
+        lookup(0, "whoami", error="identity unavailable"),
+        lookup(1, "lister_reservations", error="unauthenticated", periode="aujourd_hui"),
+    ]
+    assert claims(reply, calls, language, question)[1] == Claim.SUCCESS
 
 
 def test_a_value_on_another_subject_does_not_answer_the_one_lookup():

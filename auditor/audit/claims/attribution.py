@@ -144,6 +144,16 @@ def attribute(
         ):
             unit.calls = {recent[0].index}
             unit.direct = True
+        elif (
+            (answered := _the_one_lookup(recent)) is not None
+            and not unit.reading.speaks_of_identity
+            and bool(said & asked)
+            and any(has_digit(token) for token in said - asked)
+        ):
+            # "Ta résa de ce soir : Renault Zoé (GH-512-TR)" after whoami and a lookup of the
+            # bookings: who the person is was not what they asked, the one lookup answers it
+            unit.calls = {answered.index}
+            unit.direct = True
         elif single:
             unit.calls = {recent[0].index}
             # "Tienes 12.450 puntos" after "¿Cuántos puntos tengo?": the one lookup's answer,
@@ -165,6 +175,14 @@ def attribute(
         if any(c.search(unit.cue_text) for c in _cues(pack, ("failure", "success"), unit)):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
+
+
+def _the_one_lookup(recent: list[CallView]) -> CallView | None:
+    """The one lookup among several calls when every other is an identity lookup."""
+    if len(recent) < 2:
+        return None
+    others = [c for c in recent if not c.identity_tool]
+    return others[0] if len(others) == 1 and others[0].reads else None
 
 
 def speaks_of_every_call(unit: Unit, pack: CuePack) -> bool:
