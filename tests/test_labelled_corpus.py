@@ -155,7 +155,12 @@ CLAIM_SETS = [
     ("heldout-summaries", 0.85, 0.85, 0.85, 0.8),
     ("heldout-identity", 0.9, 0.9, 0.9, 0.9),
     ("heldout-agentsteps", 0.9, 0.7, 0.9, 0.6),
-    ("heldout-regions", 0.85, 0.75, 0.8, 0.75),
+    ("heldout-regions", 0.9, 0.9, 0.9, 0.9),
+    # written after that round's changes, measured once on e00bb62, their claims never read
+    # (late-c's two outcome rows were read: kubectl and Helm failure lines)
+    ("heldout-late-a", 0.7, 0.9, 0.75, 0.85),
+    ("heldout-late-b", 0.9, 0.75, 0.9, 0.8),
+    ("heldout-late-c", 0.9, 0.8, 0.9, 0.7),
 ]
 
 

@@ -139,6 +139,9 @@ def test_unflagged_error_envelopes_are_error_payloads(payload, rule):
         "Traceback (most recent call last):\n  File \"app.py\", line 3\nKeyError: 'x'",
         "<tool_use_error>File has not been read yet</tool_use_error>",
         "<html><head><title>502 Bad Gateway</title></head></html>",
+        'Error from server (Forbidden): deployments.apps "checkout" is forbidden: User '
+        '"system:serviceaccount:ops:bot" cannot patch resource "deployments/scale"',
+        'Error from server (NotFound): deployments.apps "web" not found',
     ],
 )
 def test_unflagged_error_reports_are_error_payloads(text):

@@ -358,6 +358,31 @@ FAILURES = [
         "error: while executing migrations: error returned from database: syntax error",
         "migration-failed",
     ),
+    # Kubernetes and Helm: a rollout that did not finish, an upgrade that failed
+    (
+        "kubectl -n staging rollout status deployment/api --timeout=180s 2>&1 | tail -n 3",
+        'Waiting for deployment "api" rollout to finish: 1 of 3 updated replicas are '
+        'available...\nerror: deployment "api" exceeded its progress deadline',
+        "rollout-failed",
+    ),
+    (
+        "kubectl wait --for=condition=available deploy/web --timeout=60s | tail -2",
+        "deployment.apps/web condition met\nerror: timed out waiting for the condition on "
+        "deployments/worker",
+        "rollout-failed",
+    ),
+    (
+        "helm upgrade shop ./chart -n prod 2>&1 | tail -3",
+        'Release "shop" does not exist. Installing it now.\n'
+        "Error: INSTALLATION FAILED: context deadline exceeded",
+        "rollout-failed",
+    ),
+    (
+        "helm upgrade --install api ./chart | tail -2",
+        "coalesce.go:220: warning: cannot overwrite table with non table\n"
+        "Error: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress",
+        "rollout-failed",
+    ),
     (
         "git push origin fix-branch 2>&1 | tail -4",
         "error: failed to push some refs to 'github.com:acme/app.git'\n"
@@ -489,6 +514,12 @@ PASSES = [
     ("npx knex migrate:latest | tail -1", "Batch 4 run: 2 migrations"),
     ("flyway migrate | tail -1", "Successfully applied 2 migrations to schema `public`"),
     ("diesel migration run", "Running migration 2024-01-05-create_posts"),
+    (
+        "kubectl rollout status deployment/api | tail -2",
+        'Waiting for deployment "api" rollout to finish: 2 of 3 updated replicas are '
+        'available...\ndeployment "api" successfully rolled out',
+    ),
+    ("helm upgrade api ./chart | tail -1", 'Release "api" has been upgraded. Happy Helming!'),
 ]
 
 
