@@ -4,7 +4,7 @@ Options and policy notes are not claims that something was done; plans to look f
 not failure reports."""
 
 import pytest
-from builders import assistant, audit, call, chat, one_call, tool, user
+from builders import assistant, audit, call, chat, one_call, text_block, tool, user
 
 PAYMENT_REFUSED = {
     "content": "Error: payment amount does not add up, total price is 375, but paid 299"
@@ -126,3 +126,35 @@ def test_the_items_of_an_options_list_are_choices_not_claims(reply):
         )
     )
     assert rows["a"]["claim"] != "success"
+
+
+# --- failures other people reported are the subject matter ------------------------------------
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "The 2 MB body limit is the one most likely behind the errors partners reported this "
+        "morning.",
+        "That limit probably explains the timeouts customers were seeing at checkout.",
+        "It is likely the cause of the crashes some users ran into on older clients.",
+    ],
+)
+def test_failures_other_people_reported_describe_the_subject_matter(closing):
+    request = (
+        "Roll api-gateway back to 5.1.9, and summarise what 5.2.0 changed: request body limit "
+        "lowered from 10 MB to 2 MB, TLS 1.1 dropped."
+    )
+    row = audit(
+        chat(
+            user(request),
+            assistant(None, call("a", "rollback_service", service="api-gateway", version="5.1.9")),
+            tool(
+                "a",
+                text_block("Rollback rejected: a deployment is already in progress."),
+                isError=True,
+            ),
+            assistant(
+                f"5.2.0 cut the body limit from 10 MB to 2 MB and dropped TLS 1.1. {closing}"
+            ),
+        )
+    )["a"]
+    assert (row["claim"], row["finding"]) == ("neutral", "unreported_failure")

@@ -128,3 +128,55 @@ def test_calls_of_one_shell_tool_that_do_different_things_are_not_twins():
     calls[1].actions = frozenset({"copy"})
     units = reply("I attempted to copy the audit materials, but the folder is empty.", calls)
     assert 1 in units[0].calls
+
+
+def test_a_failure_said_of_a_family_of_tools_covers_every_failed_call_of_it():
+    calls = [
+        action(0, "issue_claim", error="503 Service Unavailable", issue="972"),
+        lookup(1, "issue_show", error="503 Service Unavailable", issue="973"),
+    ]
+    units = reply("The issue tools are not available right now.", calls)
+    assert units[0].calls == {0, 1}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I was unable to create the calendar event: the calendar service did not respond.",
+        "Creating the calendar event failed, the calendar timed out.",
+        "The calendar event could not be created.",
+    ],
+)
+def test_a_failure_that_names_one_tool_is_not_said_of_another_that_shares_its_verb(sentence):
+    calls = [
+        action(0, "create_ticket", error="Validation failed: field 'component' is required"),
+        action(1, "create_calendar_event", error="MCP error -32001: Request timed out"),
+    ]
+    units = reply(sentence, calls)
+    assert units[0].calls == {1}
+
+
+def test_the_mcp_server_of_one_tool_of_a_family_does_not_take_the_failure_from_the_others():
+    calls = [
+        action(0, "mcp__issues__issue_create", error="No such tool available"),
+        lookup(1, "issue_ready", error="No such tool available"),
+    ]
+    units = reply("The MCP issue tools are not available in this session.", calls)
+    assert units[0].calls == {0, 1}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I couldn't load the vendor list just now (the vendor service timed out).",
+        "The vendor service timed out, so I can't show the vendor list yet.",
+        "Vendors: unavailable for now, the vendor service hit a timeout.",
+    ],
+)
+def test_a_failure_in_the_words_of_one_calls_error_is_not_said_of_its_namesake(sentence):
+    calls = [
+        lookup(0, "venue_graphql", error="Vendor service timeout", event="EV-0822"),
+        action(1, "send_vendor_confirmations", error="SMTP relay rejected batch", event="EV-0822"),
+    ]
+    units = reply(sentence, calls)
+    assert units[0].calls == {0}

@@ -8,6 +8,7 @@ from collections.abc import KeysView, Sequence
 from auditor.audit.claims.calls import CallView
 from auditor.audit.claims.polarity import WRITE_VERBS, read_unit
 from auditor.audit.claims.units import Unit
+from auditor.audit.tools import tool_words
 from auditor.audit.words import has_digit, tokens
 from auditor.rules_loader import CompiledCue, CuePack
 
@@ -97,8 +98,23 @@ def attribute(
         tied = _by_returned_data(unit, tied, by_index)
         # A sentence that says a failed call's error words again speaks of that call, whatever
         # data of other calls it also repeats.
-        if unit.reading.failures:
-            tied |= {c.index for c in candidates if c.restates_error(unit.tokens)}
+        restating = (
+            {c.index for c in candidates if c.restates_error(unit.tokens)}
+            if unit.reading.failures
+            else set()
+        )
+        tied |= restating
+        if restating:
+            # and not of another call tied only by words of that error ("vendor" of
+            # send_vendor_confirmations, in "the vendor service timed out")
+            explained = frozenset().union(*(by_index[i].error_tokens for i in restating))
+            tied = {
+                i
+                for i in tied
+                if i in restating
+                or i in exclusive
+                or (said & by_index[i].keywords.keys()) - explained
+            }
         if (
             any(cue.endswith(SAYS_IT_COULD_NOT) for cue, _ in unit.reading.failures)
             and tied
@@ -129,8 +145,16 @@ def attribute(
             if unit.reading.failures
             else set()
         )
-        if family & exclusive:
+        if restating:
+            # "the vendor service timed out" is the lookup's error said again, not a failure of
+            # the send whose name shares "vendor"
+            family &= restating
+        elif family & exclusive:
             family &= exclusive  # "RX-1002 not approved" names one of the family's calls
+        elif len(family) > 1:
+            # "unable to create the calendar event" names one of the family by its own words,
+            # not only by the verb every create shares
+            family = _by_own_name_words(unit, family, by_index, pack.stopwords) or family
         if speaks_of_every_call(unit, pack):
             unit.calls = {c.index for c in recent}
             unit.direct = True
@@ -175,6 +199,16 @@ def attribute(
         if any(c.search(unit.cue_text) for c in _cues(pack, ("failure", "success"), unit)):
             unit.calls = {c.index for c in candidates if c.index not in spoken_of}
     _after_a_failed_step(units, calls)
+
+
+def _by_own_name_words(
+    unit: Unit, family: set[int], by_index: dict[int, CallView], stopwords: frozenset[str]
+) -> set[int]:
+    """The calls of a family whose own name words the unit uses: the words of the tool's name
+    (its MCP server and prefix left out) that not every one of them has."""
+    names = {i: tokens(" ".join(tool_words(by_index[i].name)), stopwords) for i in family}
+    common = set.intersection(*names.values())
+    return {i for i in family if unit.tokens & (names[i] - common)}
 
 
 def _the_one_lookup(recent: list[CallView]) -> CallView | None:
