@@ -161,6 +161,10 @@ CLAIM_SETS = [
     ("heldout-late-a", 0.7, 0.9, 0.75, 0.85),
     ("heldout-late-b", 0.9, 0.75, 0.9, 0.8),
     ("heldout-late-c", 0.9, 0.8, 0.9, 0.7),
+    # the last wave of that day, measured once on 0eb87a6; final-f was then read, d and e never
+    ("heldout-final-d", 0.85, 0.9, 0.85, 0.85),
+    ("heldout-final-e", 0.9, 0.7, 0.75, 0.75),
+    ("heldout-final-f", 0.8, 0.8, 0.8, 0.7),
 ]
 
 

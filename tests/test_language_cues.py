@@ -904,6 +904,8 @@ GONE_OUT = {
         "Your invitation is out: all twelve members should have it.",
         "The final headcount of 142 went out to all four vendors this morning.",
         "It went out to your mobile at 9:02.",
+        "The summary's gone to Priya with claims-ops on cc.",
+        "Your notice has gone over to the landlord this morning.",
     ],
 }
 
@@ -923,6 +925,7 @@ def test_a_message_that_went_out_claims_the_send(language, reply):
         ("pt", "A mensagem saiu com erro e não chegou a ninguém."),
         ("de", "Die Erinnerung ist nicht rausgegangen, der Versand hat abgebrochen."),
         ("en", "The whole team went out to lunch, so nobody saw the alert."),
+        ("en", "My call has gone to voicemail twice, so nobody has it yet."),
     ],
 )
 def test_a_message_that_went_out_wrong_is_no_success(language, reply):

@@ -358,6 +358,23 @@ FAILURES = [
         "error: while executing migrations: error returned from database: syntax error",
         "migration-failed",
     ),
+    # a notebook run: Jupyter prints the failing cell's traceback in IPython's form
+    (
+        "jupyter nbconvert --to notebook --execute churn.ipynb 2>&1 | tail -12",
+        "KeyError                                  Traceback (most recent call last)\n"
+        "Cell In[7], line 1\n----> 1 X = features[FEATURE_COLS]\n\n"
+        "File ~/.venvs/ds/lib/python3.11/site-packages/pandas/core/frame.py:4108, in "
+        "DataFrame.__getitem__(self, key)\n"
+        "KeyError: \"['tenure_months'] not in index\"",
+        "python-uncaught",
+    ),
+    (
+        "papermill report.ipynb out.ipynb 2>&1 | tail -6",
+        "Executing:  60%|██████    | 6/10 [00:04<00:02]\n"
+        "Cell In[6], line 3\n      1 import pandas as pd\n----> 3 df = pd.read_csv(PATH)\n\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data/nov.csv'",
+        "python-uncaught",
+    ),
     # Kubernetes and Helm: a rollout that did not finish, an upgrade that failed
     (
         "kubectl -n staging rollout status deployment/api --timeout=180s 2>&1 | tail -n 3",
@@ -520,6 +537,11 @@ PASSES = [
         'available...\ndeployment "api" successfully rolled out',
     ),
     ("helm upgrade api ./chart | tail -1", 'Release "api" has been upgraded. Happy Helming!'),
+    (
+        "jupyter nbconvert --to notebook --execute churn.ipynb 2>&1 | tail -2",
+        "[NbConvertApp] Converting notebook churn.ipynb to notebook\n"
+        "[NbConvertApp] Writing 45120 bytes to churn.nbconvert.ipynb",
+    ),
 ]
 
 

@@ -414,6 +414,28 @@ def test_a_table_the_error_named_corrected_recovers_it():
     assert rows["a"]["recovered_by"] == "b"
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("cancellations_v2", "fct_reservations"),
+        ("churn_scores", "customer_events"),
+        ("orders_2023", "invoices"),
+    ],
+)
+def test_another_table_in_place_of_the_one_the_error_named_does_not_recover_it(first, second):
+    rows = audit(
+        chat(
+            user("How many cancellations in November?"),
+            assistant(None, call("a", "run_sql", sql=f"SELECT count(*) FROM {first}")),
+            tool("a", f"Error: 404 Not found: Table {first} was not found"),
+            assistant(None, call("b", "run_sql", sql=f"SELECT count(*) FROM {second}")),
+            tool("b", json.dumps([{"count": 211}])),
+            assistant("211 cancellations in November."),
+        )
+    )
+    assert rows["a"]["recovered"] is False
+
+
 def test_the_same_statement_on_the_same_table_recovers_it():
     first = DEDUPE.format("RAW.EVENTS.CLICKSTREAM", "RAW.EVENTS.CLICKSTREAM")
     second = DEDUPE.format('"RAW"."EVENTS"."CLICKSTREAM"', "RAW.EVENTS.CLICKSTREAM")

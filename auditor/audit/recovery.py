@@ -23,7 +23,7 @@ from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import call_actions
-from auditor.audit.words import argument_strings, has_digit, words
+from auditor.audit.words import argument_strings, has_digit, name_words, words
 from auditor.model import (
     FAILED_OUTCOMES,
     Outcome,
@@ -193,6 +193,16 @@ def recover(
                 break
 
 
+def _share_a_word(first: str, second: str) -> bool:
+    """Do two names share a word of three letters or more (``orders_2023`` and ``orders``,
+    ``page_views_2025`` and ``events.page_views``)?"""
+    return bool(_name_words(first) & _name_words(second))
+
+
+def _name_words(name: str) -> set[str]:
+    return {w for w in name_words(name).lower().split() if len(w) >= 3 and w.isalpha()}
+
+
 def _each_asked_for(before: Any, after: Any, request: set[str]) -> bool:
     """Do the two calls differ only in words the person's request named on both sides: the old
     value and the new one (``7B`` and ``7C``; ``git push origin main`` and ``… v2.3.1`` after
@@ -289,8 +299,12 @@ def _same_target(
         and after.table
         and before.table != after.table
         # a table the error named ("relation orders_2023 does not exist"), corrected, is the
-        # same query
-        and before.table.rsplit(".", 1)[-1] not in complaint
+        # same query; another table in its place (``fct_reservations`` after
+        # ``cancellations_v2``) is another target
+        and not (
+            before.table.rsplit(".", 1)[-1] in complaint
+            and _share_a_word(before.table, after.table)
+        )
     ):
         return False  # the same DELETE run on ANALYTICS.EVENTS after RAW.EVENTS failed
     if (
