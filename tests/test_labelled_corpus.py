@@ -165,7 +165,15 @@ CLAIM_SETS = [
     ("heldout-final-d", 0.85, 0.9, 0.85, 0.85),
     ("heldout-final-e", 0.9, 0.7, 0.75, 0.75),
     ("heldout-final-f", 0.8, 0.8, 0.8, 0.7),
+    # written at the end of the morning round, measured once on 9aaeec7, never read
+    ("heldout-end-g", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-end-h", 0.6, 0.3, 0.75, 0.45),
+    ("heldout-end-i", 0.9, 0.8, 0.9, 0.8),
 ]
+
+
+# Sets whose outcomes were measured blind and left unread: their outcome misses stay as found.
+OUTCOME_FLOORS = {"heldout-end-h": 0.9}
 
 
 @pytest.mark.parametrize(("folder", "cp", "cr", "ap", "ar"), CLAIM_SETS)
@@ -175,4 +183,4 @@ def test_the_blind_claim_sets_stay_above_their_floors(folder, cp, cr, ap, ar):
     assert blind.findings["critical"].recall >= cr
     assert blind.findings["all"].precision >= ap
     assert blind.findings["all"].recall >= ar
-    assert blind.outcome_accuracy >= 0.95
+    assert blind.outcome_accuracy >= OUTCOME_FLOORS.get(folder, 0.95)
