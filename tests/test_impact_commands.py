@@ -169,6 +169,8 @@ def test_a_long_script_is_read_only_up_to_a_cap():
         ("exec_command", {"cmd": "rg -n TODO src", "yield_time_ms": 1000}, "rg -n TODO src"),
         ("mcp__desktop-commander__execute_command", {"command": "pwd"}, "pwd"),
         ("run_terminal_cmd", {"command": "npm test", "is_background": False}, "npm test"),
+        ("run_shell", {"command": "git push origin v2.4.0"}, "git push origin v2.4.0"),
+        ("shell_exec", {"cmd": "make release"}, "make release"),
     ],
 )
 def test_the_command_of_a_shell_call(name, arguments, expected):

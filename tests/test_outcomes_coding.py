@@ -401,11 +401,24 @@ FAILURES = [
         "rollout-failed",
     ),
     (
+        "git push origin v2.4.0 2>&1",
+        "To github.com:lumen/sdk.git\n ! [rejected]        v2.4.0 -> v2.4.0 (already exists)\n"
+        "error: failed to push some refs to 'github.com:lumen/sdk.git'\n"
+        "hint: Updates were rejected because the tag already exists in the remote.",
+        "git-push-rejected",
+    ),
+    (
+        "git push origin main --follow-tags",
+        "To github.com:crumbhouse/orders.git\n"
+        " ! [remote rejected] main -> main (push declined due to repository rule violations)",
+        "git-push-rejected",
+    ),
+    (
         "git push origin fix-branch 2>&1 | tail -4",
         "error: failed to push some refs to 'github.com:acme/app.git'\n"
         "hint: Updates were rejected because the remote contains work that you do not\n"
         "hint: have locally.",
-        "cli-error-line",
+        "git-push-rejected",
     ),
 ]
 
@@ -537,6 +550,14 @@ PASSES = [
         'available...\ndeployment "api" successfully rolled out',
     ),
     ("helm upgrade api ./chart | tail -1", 'Release "api" has been upgraded. Happy Helming!'),
+    (
+        "git push origin main",
+        "To github.com:lumen/sdk.git\n   3f2a1b0..9c8d7e6  main -> main",
+    ),
+    (
+        "git push --dry-run origin main",
+        "To github.com:lumen/sdk.git\n = [up to date]      main -> main\nEverything up-to-date",
+    ),
     (
         "jupyter nbconvert --to notebook --execute churn.ipynb 2>&1 | tail -2",
         "[NbConvertApp] Converting notebook churn.ipynb to notebook\n"

@@ -292,6 +292,27 @@ def test_an_identity_lookup_in_the_next_turn_does_not_recover_one_that_came_back
     assert rows["a"]["recovered"] is False
 
 
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"channel": "#ops", "text": "Restarted api-gateway, error rate is back under 1%."},
+        {"to": "oncall@example.com", "body": "api-gateway restarted at 09:12"},
+    ],
+)
+def test_a_message_that_names_what_a_command_acted_on_does_not_recover_it(post):
+    rows = audit(
+        chat(
+            user("bounce api-gateway and tell #ops"),
+            assistant(None, call("a", "Bash", command="docker compose restart api-gateway")),
+            tool("a", text_block("Command timed out after 2m 0.0s"), isError=True),
+            assistant(None, call("b", "send_message", **post)),
+            tool("b", json.dumps({"ok": True})),
+            assistant("Bounced api-gateway and posted in #ops."),
+        )
+    )
+    assert rows["a"]["recovered"] is False
+
+
 def test_a_later_call_that_also_failed_is_no_recovery():
     rows = coding_turn(
         assistant(None, call("a", "Bash", command="git push origin main")),

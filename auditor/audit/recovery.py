@@ -334,9 +334,15 @@ def _same_target(
         # The same record by the title it was to have: ``issue create "Add APM command"`` that
         # failed, then the issue created with that title another way.
         return True
-    if before.objects and not after.commands and all(o in after.text for o in before.objects):
+    if (
+        before.objects
+        and not after.commands
+        and after.paths
+        and all(o in after.text for o in before.objects)
+    ):
         # A command's goal reached by editing files: ``cargo add uuid`` failed, then an edit
-        # of Cargo.toml added uuid.
+        # of Cargo.toml added uuid. (A message that names it, "restarted api-gateway", edits
+        # no file and reaches nothing.)
         return True
     if before.commands and after.commands:
         return False  # two command lines that run different things

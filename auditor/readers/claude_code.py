@@ -34,10 +34,11 @@ Turns: a ``result`` event ends a ``claude -p`` run, and an ``init`` inside a con
 another; the new run's prompt is not in the stream, so an empty message of the person's (at the
 line of that event) marks where the new turn starts.
 
-Lost results: Claude Code answers every tool call before the model goes on, so a call that has
-no result although a later assistant message exists lost its result line (a cut or damaged
-log). It is taken out and rejected (``tool result missing from the log``) instead of being
-audited as a call that never returned; a call at the very end of a run keeps its missing result.
+Missing results: a call that has no result although a later assistant message exists is, as the
+spec says, a call with no result before the assistant spoke again (``transport_error``). In a
+log with embedded events (the log-line reader), where a line can be lost on the way, such a
+call lost its result line instead: it is taken out and rejected (``tool result missing from the
+log``). A call at the very end of a run keeps its missing result (``cut_off``).
 
 ``EventReader`` holds this logic; the log-line reader feeds it the events it cuts out of logs.
 ``Transcripts`` (conversations per session, sub-agent routing) is shared with the runner's
@@ -138,10 +139,13 @@ class Transcripts:
     conversations with their request and report.
     """
 
-    def __init__(self, source: str, format_name: str, result: ReadResult):
+    def __init__(
+        self, source: str, format_name: str, result: ReadResult, loses_lines: bool = False
+    ):
         self.source = source
         self.format = format_name
         self.result = result
+        self.loses_lines = loses_lines  # a log that can lose lines: a missing result was lost
         self.conversations: dict[str, Conversation] = {}
         self.tasks: dict[str, _Task] = {}
         self.open_tasks: dict[str, list[str]] = defaultdict(list)  # session -> Task ids
@@ -159,8 +163,9 @@ class Transcripts:
             self._append(session, f"{session}/{suffix}", message, task)
 
     def finish(self) -> None:
-        for conversation in self.conversations.values():
-            self._drop_lost_results(conversation)
+        if self.loses_lines:
+            for conversation in self.conversations.values():
+                self._drop_lost_results(conversation)
         for conversation_id, task_id in self.task_of.items():
             task = self.tasks.get(task_id)
             conversation = self.conversations[conversation_id]
@@ -189,10 +194,9 @@ class Transcripts:
                 )
 
     def _drop_lost_results(self, conversation: Conversation) -> None:
-        """Claude Code answers every call before the model goes on, so a call with no result
-        and a later assistant message lost its result line (a damaged or cut log): it is taken
-        out and rejected, not audited as a call that never returned. Calls at the end of a run
-        that stopped keep their missing result."""
+        """In a log that can lose lines, a call with no result and a later assistant message
+        lost its result line: it is taken out and rejected, not audited as a call that never
+        returned. Calls at the end of a run that stopped keep their missing result."""
         answered = {
             p.call_id for m in conversation.messages for p in m.parts if isinstance(p, ToolResult)
         }
@@ -321,11 +325,16 @@ class EventReader:
     """
 
     def __init__(
-        self, source: str, result: ReadResult, format_name: str = NAME, default_session: str = ""
+        self,
+        source: str,
+        result: ReadResult,
+        format_name: str = NAME,
+        default_session: str = "",
+        loses_lines: bool = False,
     ):
         self.source = source
         self.result = result
-        self.transcripts = Transcripts(source, format_name, result)
+        self.transcripts = Transcripts(source, format_name, result, loses_lines)
         self.default_session = default_session or source
         self.current: str | None = None
         self.compacted: set[str] = set()  # sessions whose next user text is a summary

@@ -84,7 +84,10 @@ def read(path: Path, source: str) -> ReadResult:
     lines = [line.rstrip("\r") for line in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
-    events = EventReader(source, result, NAME, default_session=Path(plain_name(path)).stem)
+    # a log of a host's output can lose lines: a call without its result lost the result line
+    events = EventReader(
+        source, result, NAME, default_session=Path(plain_name(path)).stem, loses_lines=True
+    )
     index = 0
     while index < len(lines):
         index = _read_at(lines, index, events, result, source)

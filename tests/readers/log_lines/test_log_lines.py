@@ -194,3 +194,23 @@ def test_log_events_become_the_same_conversation_as_the_stream_they_came_from(tm
 def test_logs_with_claude_code_events_are_detected(tmp_path: Path):
     log = write_log(tmp_path / "solve.txt", prefixed("starting"), pretty(init()), pretty(call()))
     assert detect(log).NAME == "log_lines"
+
+
+def test_a_call_whose_result_line_the_log_lost_is_rejected_not_a_transport_error(
+    tmp_path: Path,
+):
+    log = write_log(
+        tmp_path / "run.log",
+        compact(init()),
+        compact(call("toolu_1", "msg_1")),
+        compact(reply("The package is missing, installing it.", "msg_2")),
+        compact(call("toolu_2", "msg_3")),
+        compact(result("ok", "toolu_2")),
+    )
+    found = scan([log])
+    assert found.calls["tool_call_id"].to_list() == ["toolu_2"]
+    reject = found.rejects.row(0, named=True)
+    assert (reject["line"], reject["reason"]) == (
+        2,
+        "tool result missing from the log (the assistant went on without it)",
+    )
