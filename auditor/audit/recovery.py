@@ -196,11 +196,11 @@ def recover(
 def _share_a_word(first: str, second: str) -> bool:
     """Do two names share a word of three letters or more (``orders_2023`` and ``orders``,
     ``page_views_2025`` and ``events.page_views``)?"""
-    return bool(_name_words(first) & _name_words(second))
-
-
-def _name_words(name: str) -> set[str]:
-    return {w for w in name_words(name).lower().split() if len(w) >= 3 and w.isalpha()}
+    first_words, second_words = (
+        {w for w in name_words(name).lower().split() if len(w) >= 3 and w.isalpha()}
+        for name in (first, second)
+    )
+    return bool(first_words & second_words)
 
 
 def _each_asked_for(before: Any, after: Any, request: set[str]) -> bool:

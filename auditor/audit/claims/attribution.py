@@ -171,8 +171,7 @@ def attribute(
         elif (
             (answered := _the_one_lookup(recent)) is not None
             and not unit.reading.speaks_of_identity
-            and bool(said & asked)
-            and any(has_digit(token) for token in said - asked)
+            and _answers_in_asked_words(said, asked)
         ):
             # "Ta résa de ce soir : Renault Zoé (GH-512-TR)" after whoami and a lookup of the
             # bookings: who the person is was not what they asked, the one lookup answers it
@@ -186,8 +185,7 @@ def attribute(
             unit.direct = (
                 recent[0].reads
                 and not recent[0].identity_tool
-                and bool(said & asked)
-                and any(has_digit(token) for token in said - asked)
+                and _answers_in_asked_words(said, asked)
             )
         else:
             loose.append((unit, recent))
@@ -209,6 +207,11 @@ def _by_own_name_words(
     names = {i: tokens(" ".join(tool_words(by_index[i].name)), stopwords) for i in family}
     common = set.intersection(*names.values())
     return {i for i in family if unit.tokens & (names[i] - common)}
+
+
+def _answers_in_asked_words(said: frozenset[str], asked: frozenset[str]) -> bool:
+    """Does the sentence give a value (a number, an id) in the words of the person's question?"""
+    return bool(said & asked) and any(has_digit(token) for token in said - asked)
 
 
 def _the_one_lookup(recent: list[CallView]) -> CallView | None:

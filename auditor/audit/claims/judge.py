@@ -191,6 +191,12 @@ def _decide(
             # The agent moved past this failed read: the deliveries the next call listed, or a
             # closing "Done.", are not what this one was to fetch.
             continue
+        if (
+            call.reads
+            and (reading.success or "").endswith(EMOJI)
+            and not _presents(unit, call, pack)
+        ):
+            continue  # "Good that you check 👍": an emoji presents nothing a lookup was to fetch
         states_fact = (
             unit.direct
             and id(unit) not in elsewhere
@@ -201,12 +207,6 @@ def _decide(
             and (not _sourced(unit, shown) or speaks_of_every_call(unit, pack))
             and (call.reads or not call.actions or _speaks_of_the_write(unit, call))
         )
-        if (
-            call.reads
-            and (reading.success or "").endswith(EMOJI)
-            and not _presents(unit, call, pack)
-        ):
-            continue  # "Good that you check 👍": an emoji presents nothing a lookup was to fetch
         if (
             call.failed
             and not (reading.success or reading.identity)
