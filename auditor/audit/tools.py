@@ -38,6 +38,7 @@ def is_identity_tool(name: str, rules: OutcomeRules) -> bool:
     return lowered in rules.identity_tools or bare_tool_name(lowered) in rules.identity_tools
 
 
+_PLAIN_WORD = re.compile(r"[a-z][a-z_:-]*")
 _GRAPHQL_OPERATION = re.compile(
     r"^\s*(?:mutation|subscription)\b[^{]*\{\s*(?:\w+\s*:\s*)?(\w+)", re.IGNORECASE
 )
@@ -51,7 +52,10 @@ def call_actions(
     GraphQL mutation it sends (``issueAssign``)."""
     text = name_words(name)
     for command in commands or ():
-        text += " " + " ".join(command.split()[:2])
+        words = command.split()
+        # the program and subcommand, and a task a runner runs ("python manage.py migrate",
+        # "npm run migrate", "flyway -url=… migrate"): the plain words among the next three
+        text += " " + " ".join(words[:2] + [w for w in words[2:4] if _PLAIN_WORD.fullmatch(w)])
     for value in argument_strings(arguments, 50):
         if isinstance(value, str) and (found := _GRAPHQL_OPERATION.match(value)):
             text += " " + name_words(found.group(1))

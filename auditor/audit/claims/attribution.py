@@ -270,25 +270,34 @@ def _by_action(
     names are the ones spoken of (of two ``send_message`` calls, the one to #ops)."""
     if not verbs:
         return tied
-    acting = [c for c in candidates if c.actions & verbs and not _past_its_reply(c, unit)]
-    if not acting:
-        # An early step of a long run is named by an action no other call of it did
-        # ("Migrations: upgraded …" after the run's one `alembic upgrade`)
-        acting = [c for c in candidates if c.actions & verbs]
-        acting = acting if len(acting) == 1 else []
-    if not acting:
+    doing_each: list[set[int]] = []  # per verb, the calls that did that action...
+    picked_each: list[set[int]] = []  # ...and those of them the sentence speaks of
+    for verb in verbs:
+        doing = [c for c in candidates if verb in c.actions and not _past_its_reply(c, unit)]
+        if not doing:
+            # An early step of a long run is named by an action no other call of it did
+            # ("Migrations: upgraded …" after the run's one `alembic upgrade`), beside the
+            # other actions the sentence lists ("schema migrated, SDK published")
+            doing = [c for c in candidates if verb in c.actions]
+            doing = doing if len(doing) == 1 else []
+        if doing:
+            targeted = [c for c in doing if unit.tokens & c.specific_tokens]
+            doing_each.append({c.index for c in doing})
+            picked_each.append({c.index for c in targeted or doing})
+    if not doing_each:
         return tied  # verbs of an action no call here did ("it's live") tell nothing apart
-    targeted = [c for c in acting if unit.tokens & c.specific_tokens]
+    passed_over = set().union(*doing_each) - set().union(*picked_each)
     kept = {
         c.index
         for c in candidates
         if c.index in tied
         and (not c.actions or c.actions & verbs or unit.tokens & _ids_of(c))
-        and not (targeted and c in acting and c not in targeted)
+        and c.index not in passed_over
     }
-    if kept & {c.index for c in acting}:
-        return kept  # its words already name a call that did this
-    return kept | {c.index for c in (targeted or acting)}
+    for doing, picked in zip(doing_each, picked_each, strict=True):
+        if not kept & doing:  # unless its words already name a call that did this
+            kept |= picked
+    return kept
 
 
 def _ids_of(call: CallView) -> frozenset[str]:

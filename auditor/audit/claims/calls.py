@@ -94,7 +94,7 @@ class CallView:
     actions: frozenset[str] = frozenset()  # what it did (actions.toml): "send", "book", ...
     command_objects: tuple[str, ...] = ()  # what a command line acts on: its words and values
     command_verbs: tuple[str, ...] = ()  # the programs and subcommands a command line runs
-    verb_stems: frozenset[str] = frozenset()  # stems of the words of its name and command line
+    verb_stems: frozenset[str] = frozenset()  # stems of its name, command line and actions
 
     def restates_error(self, said: frozenset[str] | set[str]) -> bool:
         """Do the tokens ``said`` hold two words its error used side by side ("not enough
@@ -164,7 +164,8 @@ def prepare_call(view: CallView, stopwords: frozenset[str]) -> None:
     )
     view.verb_stems = frozenset(
         stem(word)
-        for text in (name, *view.command_verbs, *view.command_objects)
+        # its actions too: ``alembic upgrade head`` migrates
+        for text in (name, *view.command_verbs, *view.command_objects, *view.actions)
         for word in _LETTERS.findall(text.lower())
         if len(word) >= 4
     )
