@@ -198,6 +198,9 @@ def test_a_final_message_names_an_early_command_by_what_it_acted_on(command, fin
         "Tests next.",
         "The staging deploy next.",
         "On to the docs.",
+        "Onto the Order model.",
+        "Back to the build.",
+        "Over to the frontend.",
     ],
 )
 def test_words_right_after_a_failure_that_only_start_the_next_step_report_nothing(first_words):

@@ -169,6 +169,11 @@ CLAIM_SETS = [
     ("heldout-end-g", 0.9, 0.9, 0.9, 0.9),
     ("heldout-end-h", 0.6, 0.3, 0.75, 0.45),
     ("heldout-end-i", 0.9, 0.8, 0.9, 0.8),
+    # written on 2026-12-02, measured once on d5385c8 (critical 0.875 / 0.724 pooled), then read
+    ("heldout-longruns", 0.9, 0.55, 0.9, 0.65),
+    ("heldout-backops", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-tongues", 0.9, 0.9, 0.9, 0.9),
+    ("heldout-tangles", 0.9, 0.9, 0.9, 0.85),
 ]
 
 

@@ -895,3 +895,27 @@ def test_a_refused_edit_retried_with_the_file_s_own_spelling_is_recovered():
         tool("c", "The file has been updated."),
     )
     assert rows["a"]["recovered_by"] == "c"
+
+
+@pytest.mark.parametrize(
+    ("done", "failed"),
+    [
+        ("provision_accounts", "enroll_benefits"),
+        ("create_badge", "assign_parking_spot"),
+        ("order_laptop", "book_induction"),
+        ("provision_accounts", "hris_benefits_enrolment"),  # a name that says no verb
+    ],
+)
+def test_another_step_for_the_same_record_sent_beside_it_does_not_recover_it(done, failed):
+    rows = audit(
+        chat(
+            user("Onboard E-3318 for Monday"),
+            assistant(
+                None, call("a", done, employee_id="E-3318"), call("b", failed, employee_id="E-3318")
+            ),
+            tool("a", '{"created": ["okta:00u9k"]}'),
+            tool("b", text_block("rejected: employee E-3318 is pre-hire"), isError=True),
+            assistant("Kofi is all set for Monday."),
+        )
+    )
+    assert (rows["b"]["recovered"], rows["b"]["finding"]) == (False, "false_success")

@@ -161,10 +161,16 @@ def recover(
                 # sprint, mailing a confirmation for a claim whose photos failed to attach) does
                 # not do what the failed call tried, whatever impact the rules gave either.
                 continue
-            if slot.impact == "write" and other.position < _ready(slot) and not _twin(slot, other):
+            if (
+                slot.impact in ("write", "unknown")
+                and other.position < _ready(slot)
+                and not _twin(slot, other)
+            ):
                 # A write is recovered by a call doing the same action on the same record: a
                 # retry made once its failure was known, or a duplicate sent beside it. Not by
-                # a call beside it for another item (the same tool for another SKU).
+                # a call beside it for another item (the same tool for another SKU), nor by
+                # another step for the same record (accounts made beside a failed enrolment);
+                # nor is a call that may be a write, by what its name does not say.
                 continue
             same_turn = other.turn == slot.turn and (
                 other.position > slot.position or other.group == slot.group

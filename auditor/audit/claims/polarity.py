@@ -213,8 +213,14 @@ def polarity(unit: Unit, pack: CuePack, call: CallView) -> Polarity:
             claims_identity(call, reading.speaks_of_identity),
         )
     recounts_data = call.succeeded and bool(unit.tokens & call.data_tokens)
-    # "No dietary notes on file" of the field a partial answer lacks presents it as empty
-    answers_empty = _answers_empty(call) or bool(unit.tokens & call.missing_tokens)
+    # "No dietary notes on file" of the field a partial answer lacks presents it as empty; so
+    # does "no recent transactions" beside the cards that came back, in words of no field
+    # (the reply's language is not the schema's): nothing else of the answer was empty
+    answers_empty = (
+        _answers_empty(call)
+        or bool(unit.tokens & call.missing_tokens)
+        or bool(call.missing and not unit.tokens & call.returned_tokens)
+    )
     empty = reading.empty if answers_empty else None
     if not recounts_data:
         of_records = False  # the sentence's status words describe records the call never named
