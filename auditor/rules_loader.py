@@ -108,6 +108,9 @@ class LoneError(Strict):
 class Identity(Strict):
     tools: list[str]
     ignore_keys: list[str] = []
+    # Keys that hold the identity itself: when an answer has one, the others describe the
+    # connection ({"user": null, "server": "ssl:helix:1666"} names nobody)
+    identity_keys: list[str] = []
 
 
 class TestSummary(Strict):
@@ -755,6 +758,8 @@ class ShellRules(Strict):
     sql_read: str = "(?!)"
     value_options: dict[str, list[str]] = Field(default_factory=dict)
     runner_name_options: list[str] = Field(default_factory=list)
+    # PowerShell cmdlets are named Verb-Noun: the verb says what it does (Get-ADUser reads)
+    cmdlet_verbs: dict[str, list[str]] = Field(default_factory=dict)
     commands: ShellCommands = Field(default_factory=ShellCommands)
 
     _check = field_validator("harmless_redirects", "sql_write", "sql_read")(
@@ -840,6 +845,9 @@ class ShellImpact:
         self.sql_read = re.compile(shell.sql_read)
         self.value_options = {k.lower(): frozenset(v) for k, v in shell.value_options.items()}
         self.runner_name_options = frozenset(shell.runner_name_options)
+        self.cmdlet_verbs = {
+            verb.lower(): kind for kind, verbs in shell.cmdlet_verbs.items() for verb in verbs
+        }
         self.patterns: dict[str, list[CommandPattern]] = {}
         for text, kind in table.items():
             pattern = CommandPattern.parse(text, kind)

@@ -82,6 +82,48 @@ def test_bash_c_and_sh_c_are_unwrapped():
     assert programs('sh -c "rm -rf build"') == [("rm", None)]
 
 
+def test_powershell_command_scripts_are_unwrapped():
+    assert programs(
+        'pwsh -NoProfile -Command "Get-ADUser -Identity mokonkwo | Select-Object Name"'
+    ) == [
+        ("Get-ADUser", "mokonkwo"),
+        ("Select-Object", "Name"),
+    ]
+    assert programs("powershell -ExecutionPolicy Bypass -Command 'Unlock-ADAccount jdoe'") == [
+        ("Unlock-ADAccount", "jdoe")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ('pwsh -NoProfile -Command "Get-ADUser -Identity mokonkwo"', Impact.READ),
+        (
+            "pwsh -Command \"Add-ADGroupMember -Identity 'Parks-Staff' -Members mokonkwo\"",
+            Impact.WRITE,
+        ),
+        ("Get-Printer -Name HR-2 | Format-Table", Impact.READ),
+        ("Remove-PrintJob -PrinterName HR-2 -ID 14", Impact.WRITE),
+        ("Invoke-Sqlcmd -Query x", Impact.UNKNOWN),  # a verb that says neither
+    ],
+)
+def test_a_powershell_cmdlet_is_read_or_write_by_its_verb(command, expected):
+    assert bash(command) == expected
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/opt/unity/Editor/Unity -batchmode -quit -executeMethod Build.Windows 2>&1 | tail -5",
+        "msbuild Game.sln /p:Configuration=Release",
+        "xcodebuild -scheme App build",
+        "RunUAT BuildCookRun -project=Outpost.uproject -platform=Win64",
+    ],
+)
+def test_engine_and_ide_builds_are_reads(command):
+    assert bash(command) == Impact.READ
+
+
 def test_quotes_keep_operators_and_spaces_inside_one_argument():
     (segment,) = parse_command("""grep -rn "a && b; c | d" src/ 'it''s'""")
     assert segment.program == "grep"

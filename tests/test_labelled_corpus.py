@@ -174,15 +174,16 @@ CLAIM_SETS = [
     ("heldout-backops", 0.9, 0.9, 0.9, 0.9),
     ("heldout-tongues", 0.9, 0.9, 0.9, 0.9),
     ("heldout-tangles", 0.9, 0.9, 0.9, 0.85),
-    # written later on 2026-12-02, measured once on 71e64dc (critical 0.818 / 0.750 pooled)
-    ("heldout-buildops", 0.9, 0.25, 0.8, 0.5),
+    # written later on 2026-12-02, measured once on 71e64dc (critical 0.818 / 0.750 pooled);
+    # buildops then read
+    ("heldout-buildops", 0.9, 0.9, 0.9, 0.9),
     ("heldout-customers", 0.75, 0.85, 0.7, 0.7),
     ("heldout-smalleu", 0.75, 0.9, 0.75, 0.9),
 ]
 
 
 # Sets whose outcomes were measured blind and left unread: their outcome misses stay as found.
-OUTCOME_FLOORS = {"heldout-end-h": 0.9, "heldout-buildops": 0.85}
+OUTCOME_FLOORS = {"heldout-end-h": 0.9}
 
 
 @pytest.mark.parametrize(("folder", "cp", "cr", "ap", "ar"), CLAIM_SETS)

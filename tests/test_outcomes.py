@@ -97,6 +97,23 @@ def test_identity_null_is_recognised_behind_an_mcp_prefix():
     assert outcome({"content": text_block("null")}, name="mcp__github__get_me") == "identity_null"
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"user": null, "server": "ssl:helix.kestrelforge.net:1666"}',
+        '{"viewer": null, "endpoint": "https://api.example.com/graphql", "region": "eu"}',
+        '{"data": {"currentUser": null, "serverTime": "2026-12-02T06:00:00Z"}}',
+    ],
+)
+def test_an_empty_identity_beside_connection_details_is_identity_null(content):
+    assert outcome({"content": text_block(content)}, name="get_current_user") == "identity_null"
+
+
+def test_connection_details_without_an_identity_field_are_an_identity():
+    content = '{"login": "rhalvorsen", "server": "ssl:helix:1666"}'
+    assert outcome({"content": text_block(content)}, name="get_current_user") == "ok"
+
+
 def test_a_sparse_but_real_identity_is_ok():
     assert outcome({"content": text_block({"login": "dana", "name": None})}, name="whoami") == "ok"
 

@@ -94,9 +94,9 @@ def _joined(words: list[str], shell: ShellImpact) -> str:
     """A command given as a list of words: the script of ``[bash, -lc, script]``, else the
     words quoted for a shell."""
     if len(words) >= 3 and _basename(words[0]).lower() in shell.shells:
-        flag = words[1]
-        if flag.startswith("-") and not flag.startswith("--") and "c" in flag:
-            return words[2]
+        script = _shell_script(words[1:])
+        if script is not None:
+            return script
     return shlex.join(words)
 
 
@@ -124,6 +124,9 @@ def segment_impact(segment: Segment, rules: ImpactRules | None = None) -> Impact
     positional = _positional(segment)
     if _asks_for_help(segment, positional, shell):
         return Impact.READ
+    cmdlet = _CMDLET.fullmatch(segment.program)
+    if cmdlet is not None and cmdlet.group(1).lower() in shell.cmdlet_verbs:
+        return Impact(shell.cmdlet_verbs[cmdlet.group(1).lower()])
     best: tuple[tuple[float, int], CommandPattern] | None = None
     for pattern in shell.patterns.get(segment.program.lower(), ()):
         score = _match(pattern, positional, segment.options)
@@ -614,13 +617,31 @@ def _module(words: list[_Token], option: str, values: frozenset[str]) -> list[_T
     return []
 
 
+_CMDLET = re.compile(r"([A-Z][a-z]+)-[A-Z][A-Za-z]+")  # a PowerShell cmdlet: Get-ADUser
+
+# PowerShell's options that take a value before ``-Command`` (``-ExecutionPolicy Bypass``)
+_POWERSHELL_VALUE_OPTIONS = frozenset(
+    {"-executionpolicy", "-windowstyle", "-outputformat", "-inputformat", "-workingdirectory"}
+)
+
+
 def _shell_script(rest: list[str]) -> str | None:
-    """The script of ``bash -c '...'`` (also ``-lc``, ``-ec``), else None."""
+    """The script of ``bash -c '...'`` (also ``-lc``, ``-ec``) or ``pwsh -NoProfile -Command
+    '...'``, else None."""
+    skip = False
     for i, word in enumerate(rest):
+        if skip:
+            skip = False
+            continue
         if not word.startswith("-"):
             return None
-        if not word.startswith("--") and "c" in word[1:] and i + 1 < len(rest):
+        flag = word.lower()
+        script = flag == "-command" or (
+            not flag.startswith("--") and len(flag) <= 5 and "c" in flag[1:]
+        )
+        if script and i + 1 < len(rest):
             return rest[i + 1]
+        skip = flag in _POWERSHELL_VALUE_OPTIONS
     return None
 
 

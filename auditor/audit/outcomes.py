@@ -152,9 +152,23 @@ def _null_shaped(value: Any, ignore: frozenset[str]) -> bool:
 
 def _no_identity(payload: Payload, rules: OutcomeRules) -> bool:
     ignore = frozenset(rules.identity.ignore_keys)
-    if any(not _null_shaped(v.value, ignore) for v in payload.values):
+    keys = frozenset(rules.identity.identity_keys)
+    if any(not _null_shaped(_identity_part(v.value, keys), ignore) for v in payload.values):
         return False
     return all(_null_shaped(t.text, ignore) for t in payload.plain)
+
+
+def _identity_part(value: Any, keys: frozenset[str]) -> Any:
+    """The fields of an answer that hold the identity (``user``, ``viewer``; at the top or
+    under ``data``), when it has any; else the whole answer."""
+    if not isinstance(value, dict):
+        return value
+    inner = value.get("data")
+    for found in (value, inner if isinstance(inner, dict) else {}):
+        named = {k: v for k, v in found.items() if k in keys}
+        if named:
+            return named
+    return value
 
 
 def _error_payload(
