@@ -67,6 +67,7 @@ def judge_reply(
         units.extend(new)
     parts = request_parts(request, pack)
     attribute(units, calls, pack, frozenset().union(*parts))
+    told = frozenset(word.lower() for word in _NAME_WORD.findall(request))
     # Values the calls that worked returned: a sentence that only repeats them was sourced from
     # those calls, not invented for a failed one.
     shown: Counter[str] = Counter()
@@ -91,6 +92,7 @@ def judge_reply(
             elsewhere,
             lambda t, own=own: shown[t] > (t in own) or t in shown_before,
             replied,
+            told,
         )
     return decisions
 
@@ -118,6 +120,38 @@ def _presents(unit: Unit, call: CallView, pack: CuePack) -> bool:
     )
 
 
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+VOCATIVE = ".identity.vocative"  # the cue family of a name the reply addresses the person by
+
+
+def _greets_as_told(unit: Unit, told: frozenset[str], pack: CuePack) -> bool:
+    """Does the sentence speak of who the person is only by addressing them with a name they
+    gave themselves ("Hi Tom." after "Hi, it's Tom Hughes")? Then it assumes nothing a tool
+    should have said; a role or team stated as theirs still does."""
+    found = [
+        (cue.id, match)
+        for cue in pack.of_kind("identity", unit.text)
+        if (match := cue.search(unit.text))
+    ]
+    if not found or any(VOCATIVE not in cue for cue, _ in found):
+        return False
+    # the names it addresses them by, and any other name in it ("signed as Sam Okafor")
+    names = [
+        word
+        for _, match in found
+        for word in _NAME_WORD.findall(match.group(0))
+        if word[:1].isupper() and word.lower() not in pack.stopwords
+    ] + [
+        word
+        for index, (word, before) in enumerate(_words_with_context(unit.text))
+        if word[:1].isupper()
+        and index > 0
+        and not before.endswith((".", ":", "!", "?"))
+        and word.lower() not in pack.stopwords
+    ]
+    return bool(names) and all(name.lower() in told for name in names)
+
+
 def _words_with_context(text: str) -> Iterator[tuple[str, str]]:
     """Each word of a text with the text before it (to tell a name from a sentence start)."""
     for match in re.finditer(r"[^\W\d_][\w'’-]*", text):
@@ -131,12 +165,18 @@ def _decide(
     elsewhere: set[int] = frozenset(),
     shown: Callable[[str], bool] = lambda token: False,
     reply: list[Unit] | None = None,
+    told: frozenset[str] = frozenset(),
 ) -> ClaimDecision:
     """The claim ``units`` make about ``call``. ``reply``: all the units of the call's reply,
     wherever they were tied, for what speaks of the whole reply ("Shall I do that?" after the
-    values it proposes); by default ``units``."""
+    values it proposes); by default ``units``. ``told``: the words the person wrote, lower-cased
+    (a name they gave for themselves is not one the reply made up)."""
     reply = units if reply is None else reply
     readings = [(u, polarity(u, pack, call)) for u in units]
+    readings = [
+        (u, replace(r, identity=False) if r.identity and _greets_as_told(u, told, pack) else r)
+        for u, r in readings
+    ]
     failures: list[tuple[Unit, Polarity]] = []
     content: list[tuple[Unit, Polarity]] = []
     for index, (unit, reading) in enumerate(readings):
