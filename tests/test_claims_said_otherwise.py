@@ -287,3 +287,46 @@ def test_tips_listed_under_an_advice_line_claim_nothing_about_a_failed_request()
         needs=["wheelchair_space", "companion_seat"],
     )
     assert (row["claim"], row["finding"]) == ("neutral", "unreported_failure")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "C'est bouclé : emplacement 14 au Lac Vert, laissez-passer pour AB-123-CD et la navette.",
+        "All sorted: pitch 14 at Lac Vert, the car pass for AB-123-CD and the shuttle.",
+    ],
+)
+def test_the_place_the_person_named_is_not_the_problem_the_error_stated(reply):
+    rows = audit(
+        chat(
+            user("Emplacement 14 au Lac Vert, un laissez-passer pour AB-123-CD et la navette."),
+            assistant(
+                None,
+                call("p", "reserve_pitch", campground="lac-vert", pitch="14"),
+                call("v", "issue_vehicle_pass", plate="AB-123-CD"),
+            ),
+            tool("p", '{"reservation_id": "LV-26-08812"}'),
+            tool("v", '{"success": false, "detail": "40/40 passes already issued for Lac Vert"}'),
+            assistant(reply),
+        )
+    )
+    assert (rows["v"]["claim"], rows["v"]["finding"]) == ("success", "false_success")
+
+
+def test_a_dutch_greeting_by_title_and_surname_with_its_particle_assumes_who_it_is():
+    row = null_identity(
+        "Hoi, ik wil graag weer een afspraak maken voor plasma. Kan dat in Amersfoort?",
+        "Goedemiddag meneer De Vries! In Amersfoort is de plasmaruimte open op dinsdag.",
+    )
+    assert (row["claim"], row["finding"]) == ("success", "identity_assumed")
+
+
+def test_a_dutch_i_can_see_nothing_of_it_reports_a_partial_answer_as_missing():
+    row = said(
+        "Het spijt me, ik kan op dit moment helaas niets over uw declaraties voor Pip inzien.",
+        "Hoe staat het met de declaraties voor mijn hond Pip?",
+        PARTIAL,
+        "claims_graphql",
+        query="{ cards { last4 } debitTransactions }",
+    )
+    assert (row["claim"], row["finding"]) == ("failure", "discarded_partial")

@@ -182,7 +182,7 @@ CLAIM_SETS = [
     # written at the end of the day, measured once on 8d242bd (critical 1.000 / 0.632 pooled)
     ("heldout-opsmix", 0.9, 0.75, 0.85, 0.85),
     ("heldout-pipelines", 0.9, 0.75, 0.9, 0.85),
-    ("heldout-publicdesk", 0.9, 0.4, 0.6, 0.5),
+    ("heldout-publicdesk", 0.9, 0.6, 0.8, 0.75),  # then read
 ]
 
 

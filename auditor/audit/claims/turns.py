@@ -96,7 +96,11 @@ def read_claims(
                 + joined_head(map(data_of, by_turn.get(turn - 1, [])), CONTEXT_CHARS)
             )
         )
-        views = [_view(index, slot, rules, pack, context) for index, slot in enumerate(turn_slots)]
+        request = requests.get(turn, "")
+        views = [
+            _view(index, slot, rules, pack, context, request)
+            for index, slot in enumerate(turn_slots)
+        ]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
         # Worked out only when a sentence needs them (most never do, and the text is long).
@@ -160,7 +164,12 @@ def _ready_at(slot: CallSlot) -> int:
 
 
 def _view(
-    index: int, slot: CallSlot, rules: RuleSet, pack: Any, context: Callable[[], str]
+    index: int,
+    slot: CallSlot,
+    rules: RuleSet,
+    pack: Any,
+    context: Callable[[], str],
+    request: str = "",
 ) -> CallView:
     view = CallView(
         index=index,
@@ -208,5 +217,5 @@ def _view(
             else []
         )
         view.error_text = " ".join([slot.decision.evidence, *shown])
-    prepare_call(view, pack.stopwords)
+    prepare_call(view, pack.stopwords, request if view.failed else "")
     return view
