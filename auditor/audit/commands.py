@@ -93,8 +93,9 @@ def command_of(call: ToolCall, rules: ImpactRules | None = None) -> str | None:
 def _joined(words: list[str], shell: ShellImpact) -> str:
     """A command given as a list of words: the script of ``[bash, -lc, script]``, else the
     words quoted for a shell."""
-    if len(words) >= 3 and _basename(words[0]).lower() in shell.shells:
-        script = _shell_script(words[1:])
+    program = _basename(words[0]).lower() if words else ""
+    if len(words) >= 3 and program in shell.shells:
+        script = _shell_script(words[1:], shell.value_options.get(program, frozenset()))
         if script is not None:
             return script
     return shlex.join(words)
@@ -546,7 +547,7 @@ def _segments_of(raw: str, tokens: list[_Token], shell: ShellImpact, depth: int)
     rest = [w.text for w in words[1:]]
     lowered = program.lower()
     if lowered in shell.shells and depth < _MAX_DEPTH:
-        script = _shell_script(rest)
+        script = _shell_script(rest, shell.value_options.get(lowered, frozenset()))
         if script is not None:
             inner = _parse(script, shell, depth + 1)
             if redirects and inner:
@@ -619,15 +620,11 @@ def _module(words: list[_Token], option: str, values: frozenset[str]) -> list[_T
 
 _CMDLET = re.compile(r"([A-Z][a-z]+)-[A-Z][A-Za-z]+")  # a PowerShell cmdlet: Get-ADUser
 
-# PowerShell's options that take a value before ``-Command`` (``-ExecutionPolicy Bypass``)
-_POWERSHELL_VALUE_OPTIONS = frozenset(
-    {"-executionpolicy", "-windowstyle", "-outputformat", "-inputformat", "-workingdirectory"}
-)
 
-
-def _shell_script(rest: list[str]) -> str | None:
+def _shell_script(rest: list[str], value_options: frozenset[str] = frozenset()) -> str | None:
     """The script of ``bash -c '...'`` (also ``-lc``, ``-ec``) or ``pwsh -NoProfile -Command
-    '...'``, else None."""
+    '...'``, else None. ``value_options``: the shell's options that take a value before it
+    (``-ExecutionPolicy Bypass``)."""
     skip = False
     for i, word in enumerate(rest):
         if skip:
@@ -635,13 +632,12 @@ def _shell_script(rest: list[str]) -> str | None:
             continue
         if not word.startswith("-"):
             return None
-        flag = word.lower()
-        script = flag == "-command" or (
-            not flag.startswith("--") and len(flag) <= 5 and "c" in flag[1:]
+        script = word.lower() == "-command" or (
+            not word.startswith("--") and len(word) <= 5 and "c" in word[1:]
         )
         if script and i + 1 < len(rest):
             return rest[i + 1]
-        skip = flag in _POWERSHELL_VALUE_OPTIONS
+        skip = word.lower() in value_options
     return None
 
 
