@@ -919,3 +919,38 @@ def test_another_step_for_the_same_record_sent_beside_it_does_not_recover_it(don
         )
     )
     assert (rows["b"]["recovered"], rows["b"]["finding"]) == (False, "false_success")
+
+
+def dbt_rerun(second: str) -> dict:
+    """A dbt model that failed in dev, a fix to its SQL, then another dbt run."""
+    return audit(
+        chat(
+            user("fix stg_payments and run it in dev"),
+            assistant(None, call("a", "Bash", command="dbt run -s stg_payments --target dev")),
+            tool("a", "Exit code 1\nDatabase Error in model stg_payments", isError=True),
+            assistant("Reproduced.", call("e", "Edit", file_path="models/stg_payments.sql")),
+            tool("e", "The file has been updated."),
+            assistant(None, call("b", "Bash", command=second)),
+            tool("b", "Completed successfully"),
+            assistant("All green."),
+        )
+    )["a"]
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        "dbt run -s stg_payments+ --target dev",
+        "dbt run -s +stg_payments --target dev",
+        "dbt run --select 2+stg_payments --target dev",
+    ],
+)
+def test_a_rerun_of_the_model_with_a_graph_selector_recovers_it(second):
+    assert dbt_rerun(second)["recovered"] is True
+
+
+@pytest.mark.parametrize(
+    "second", ["dbt run -s stg_orders --target dev", "dbt run -s stg_payments --target prod"]
+)
+def test_a_run_of_another_model_or_target_does_not(second):
+    assert dbt_rerun(second)["recovered"] is False

@@ -513,6 +513,9 @@ def _named(segment: Any) -> list[str]:
     return [o.split("=", 1)[1] for o in segment.options if o.startswith(NAMING_OPTIONS)]
 
 
+_GRAPH_MARKS = re.compile(r"^(?:\d*\+|@)|\+\d*$")  # dbt's 2+model, model+, @model
+
+
 def _invocation(segment: Any) -> tuple[str, tuple[str, ...]]:
     """What a command runs, however it is started: its program and leading words. A runner
     counts as the program it runs: ``cargo run --bin autopilot -- issue create`` and
@@ -529,6 +532,9 @@ def _invocation(segment: Any) -> tuple[str, tuple[str, ...]]:
             program = named[0]
         elif leading:
             program, leading = leading[0], leading[1:]
+        # without a selector's graph marks: ``dbt run -s stg_payments+`` runs stg_payments and
+        # what depends on it, so it does what ``-s stg_payments`` was to do
+        program = _GRAPH_MARKS.sub("", program) or program
     program = re.sub(r"\.(?:py|js|ts|mjs|sh|rb)$", "", program.rsplit("/", 1)[-1])
     return program, tuple(leading)
 
