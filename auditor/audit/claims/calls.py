@@ -112,9 +112,12 @@ class CallView:
         )
 
 
-def prepare_call(view: CallView, stopwords: frozenset[str], request: str = "") -> None:
-    """Fill in the keywords and result data a call is recognised by. ``request``: what the
-    person asked, whose words in the error name the thing asked about, not the problem."""
+def prepare_call(
+    view: CallView, stopwords: frozenset[str], asked: Collection[str] = frozenset()
+) -> None:
+    """Fill in the keywords and result data a call is recognised by. ``asked``: the tokens of
+    the person's request, whose words in the error name the thing asked about, not the
+    problem."""
     weights: dict[str, float] = {}
 
     def add(found: set[str] | frozenset[str], weight: float) -> None:
@@ -180,10 +183,9 @@ def prepare_call(view: CallView, stopwords: frozenset[str], request: str = "") -
     # happened to: a reply that says them again is telling the person what went wrong.
     # (the tokens of its words are those of the text: it is tokenised once)
     error_words = word_tokens(view.error_text[:ERROR_CHARS], stopwords)
-    asked = tokens(request, stopwords) if request else set()
     view.error_tokens = frozenset(
         token
-        for token in set().union(*error_words) - said - view.name_tokens - asked
+        for token in set().union(*error_words).difference(said, view.name_tokens, asked)
         if not has_digit(token)
     )
     problem = [found & view.error_tokens for found in error_words if found & view.error_tokens]

@@ -110,14 +110,22 @@ def _presents(unit: Unit, call: CallView, pack: CuePack) -> bool:
         return True
     if pack.capitalises_nouns:
         return False
-    stopwords = pack.stopwords
-    return any(
-        word[:1].isupper()
-        and index > 0
-        and not words_before.endswith((".", ":"))
-        and word.lower() not in stopwords  # "I'll" is no name
-        for index, (word, words_before) in enumerate(_words_with_context(unit.text))
-    )
+    return next(_inner_capitals(unit.text, pack.stopwords), None) is not None
+
+
+def _inner_capitals(
+    text: str, stopwords: frozenset[str], sentence_ends: tuple[str, ...] = (".", ":")
+) -> Iterator[str]:
+    """The words of a text written with a capital where no sentence starts: names ("I'll",
+    a stop word, is none)."""
+    for index, (word, words_before) in enumerate(_words_with_context(text)):
+        if (
+            word[:1].isupper()
+            and index > 0
+            and not words_before.endswith(sentence_ends)
+            and word.lower() not in stopwords
+        ):
+            yield word
 
 
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
@@ -141,20 +149,13 @@ def _greets_as_told(unit: Unit, told: frozenset[str], pack: CuePack) -> bool:
         for _, match in found
         for word in _NAME_WORD.findall(match.group(0))
         if word[:1].isupper() and word.lower() not in pack.stopwords
-    ] + [
-        word
-        for index, (word, before) in enumerate(_words_with_context(unit.text))
-        if word[:1].isupper()
-        and index > 0
-        and not before.endswith((".", ":", "!", "?"))
-        and word.lower() not in pack.stopwords
-    ]
+    ] + list(_inner_capitals(unit.text, pack.stopwords, (".", ":", "!", "?")))
     return bool(names) and all(name.lower() in told for name in names)
 
 
 def _words_with_context(text: str) -> Iterator[tuple[str, str]]:
     """Each word of a text with the text before it (to tell a name from a sentence start)."""
-    for match in re.finditer(r"[^\W\d_][\w'’-]*", text):
+    for match in _NAME_WORD.finditer(text):
         yield match.group(0), text[: match.start()].rstrip()
 
 

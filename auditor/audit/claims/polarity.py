@@ -170,10 +170,8 @@ def read_unit(unit: Unit, pack: CuePack) -> Reading:
         empty=next((c.id for c in pack.of_kind("empty", text) if c.search(text)), None),
         regret=next((c.id for c in pack.of_kind("regret", text) if c.search(text)), None),
         # an item listed under advice ("A few things that help on show day:") is advice too
-        advice=any(
-            c.search(text) or (unit.listed_under and c.search(unit.listed_under))
-            for c in pack.of_kind("advice")
-        ),
+        advice=any(c.search(text) for c in pack.of_kind("advice", text))
+        or any(c.search(unit.listed_under) for c in pack.of_kind("advice", unit.listed_under)),
         habitual=habitual,
         result=any(c.search(text) for c in pack.of_kind("result", text)),
         conditional=conditional,

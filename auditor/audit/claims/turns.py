@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from auditor.audit.claims.calls import CallView, prepare_call
@@ -16,7 +16,7 @@ from auditor.audit.command_line import programs
 from auditor.audit.commands import command_of, parse_command
 from auditor.audit.pairing import CallSlot, Texts
 from auditor.audit.tools import bare_tool_name, call_actions, is_identity_tool
-from auditor.audit.words import LazyTokens, data_text
+from auditor.audit.words import LazyTokens, data_text, tokens
 from auditor.model import (
     FAILED_OUTCOMES,
     Claim,
@@ -96,10 +96,10 @@ def read_claims(
                 + joined_head(map(data_of, by_turn.get(turn - 1, [])), CONTEXT_CHARS)
             )
         )
-        request = requests.get(turn, "")
+        # the person's words, which in an error name what they asked about, not the problem
+        asked = tokens(requests.get(turn, ""), pack.stopwords)
         views = [
-            _view(index, slot, rules, pack, context, request)
-            for index, slot in enumerate(turn_slots)
+            _view(index, slot, rules, pack, context, asked) for index, slot in enumerate(turn_slots)
         ]
         replies = [(pos, text) for pos, _, text in turn_texts]
         # Values earlier turns' calls returned: a reply that repeats them did not invent them.
@@ -169,7 +169,7 @@ def _view(
     rules: RuleSet,
     pack: Any,
     context: Callable[[], str],
-    request: str = "",
+    asked: Collection[str] = frozenset(),
 ) -> CallView:
     view = CallView(
         index=index,
@@ -217,5 +217,5 @@ def _view(
             else []
         )
         view.error_text = " ".join([slot.decision.evidence, *shown])
-    prepare_call(view, pack.stopwords, request if view.failed else "")
+    prepare_call(view, pack.stopwords, asked if view.failed else frozenset())
     return view
